@@ -1,0 +1,48 @@
+// clgemm/context.hpp — one device, its context and in-order profiling queue, and a cache of
+// compiled programs. Safe to share between host threads.
+#pragma once
+
+#include <clgemm/device.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clgemm {
+
+class ProgramCache;
+
+class Context {
+ public:
+  explicit Context(const DeviceInfo& device);
+  // Wraps an existing queue (and its context and device); used by the C API.
+  explicit Context(const cl::CommandQueue& queue);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  const cl::Context& context() const { return context_; }
+  const cl::Device& device() const { return info_.device; }
+  const cl::CommandQueue& queue() const { return queue_; }
+
+  // Compiles (or finds in the cache) the program made of `sources` (paths under src/kernels,
+  // concatenated in order) with the given build options, and creates kernel `entry` from it.
+  // Throws Error(BuildFailure) carrying the build log.
+  cl::Kernel kernel(const std::vector<std::string>& sources, const std::string& options,
+                    const std::string& entry) const;
+
+  // Allocates a device buffer; throws Error(OutOfResources) with a clear message on failure.
+  cl::Buffer buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE) const;
+
+ private:
+  DeviceInfo info_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  std::unique_ptr<ProgramCache> programs_;
+};
+
+// Seconds between the start of the first and the end of the last of `events` (profiling queue).
+double elapsed_seconds(const std::vector<cl::Event>& events);
+
+}  // namespace clgemm

@@ -1,0 +1,32 @@
+// clgemm/cpu.hpp — host-side GEMMs: the plain triple loop (the "CPU" baseline a GPU speed-up is
+// quoted against), OpenBLAS (the fast CPU reference) and a float64 reference for checking.
+// All row-major, dense: A is m×k, B is k×n, C is m×n.
+#pragma once
+
+#include <clgemm/ladder.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace clgemm::cpu {
+
+// C = A·B with the textbook i-j-k loop, float accumulation, one thread.
+void gemm_triple_loop(const GemmShape& s, const float* a, const float* b, float* c);
+
+// C = A·B through OpenBLAS (cblas_sgemm, all cores).
+void gemm_openblas(const GemmShape& s, const float* a, const float* b, float* c);
+
+// A·B in float64 (cblas_dgemm on the inputs widened to double).
+std::vector<double> gemm_reference_f64(const GemmShape& s, const float* a, const float* b);
+
+// ||c - ref||_F / ||ref||_F. Any NaN or Inf in c gives +Inf; a zero reference gives ||c||_F.
+double relative_error(const float* c, const double* ref, size_t count);
+
+// The largest relative error a correct float32 GEMM with inner dimension k should show on
+// inputs uniform in [-1, 1]: a few units of float32 rounding, growing like sqrt(k).
+double gemm_tolerance(size_t k);
+
+// Fills `v` with uniform values in [-1, 1) from a 64-bit seed (reproducible, never all zeros).
+void fill_random(std::vector<float>& v, uint64_t seed);
+
+}  // namespace clgemm::cpu

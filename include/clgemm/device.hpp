@@ -1,0 +1,48 @@
+// clgemm/device.hpp — finding OpenCL devices and choosing one by index or name.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <string>
+#include <vector>
+
+namespace clgemm {
+
+enum class DeviceKind { GPU, CPU, Accelerator, Other };
+
+struct DeviceInfo {
+  size_t index = 0;            // position in list_devices(): what `--device N` means
+  std::string platform;        // platform name, e.g. "NVIDIA CUDA", "Portable Computing Language"
+  std::string name;            // device name
+  std::string vendor;
+  std::string version;         // CL_DEVICE_VERSION
+  std::string driver;          // CL_DRIVER_VERSION
+  DeviceKind kind = DeviceKind::Other;
+  unsigned compute_units = 0;
+  unsigned clock_mhz = 0;
+  size_t global_mem_bytes = 0;
+  size_t local_mem_bytes = 0;
+  size_t max_work_group_size = 0;
+  std::vector<size_t> max_work_item_sizes;
+  size_t max_alloc_bytes = 0;
+  bool fp64 = false;
+  std::vector<std::string> extensions;  // all extensions the device reports
+  cl::Device device;
+
+  bool has_extension(const std::string& ext) const;
+  std::string kind_name() const;
+};
+
+// Every device of every platform, in platform order. An empty list is not an error here.
+std::vector<DeviceInfo> list_devices();
+
+// Chooses a device. `spec` is an index into list_devices(), or a case-insensitive substring of
+// "<platform> <device name>". An empty spec falls back to $CLGEMM_DEVICE, then to the first GPU,
+// then to the first CPU device, then to anything. Throws Error(DeviceNotFound) with the list of
+// devices when nothing matches.
+DeviceInfo choose_device(const std::string& spec = "");
+
+// Fills a DeviceInfo from an OpenCL device handle (index left 0).
+DeviceInfo describe_device(const cl::Device& device);
+
+}  // namespace clgemm

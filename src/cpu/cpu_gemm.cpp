@@ -1,0 +1,58 @@
+// cpu_gemm.cpp — the triple-loop baseline, OpenBLAS, the float64 reference and error measures.
+#include <clgemm/cpu.hpp>
+
+#include <cblas.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace clgemm::cpu {
+
+void gemm_triple_loop(const GemmShape& s, const float* a, const float* b, float* c) {
+  for (size_t i = 0; i < s.m; ++i)
+    for (size_t j = 0; j < s.n; ++j) {
+      float acc = 0.0f;
+      for (size_t p = 0; p < s.k; ++p) acc += a[i * s.k + p] * b[p * s.n + j];
+      c[i * s.n + j] = acc;
+    }
+}
+
+void gemm_openblas(const GemmShape& s, const float* a, const float* b, float* c) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0f, a, int(s.k), b,
+              int(s.n), 0.0f, c, int(s.n));
+}
+
+std::vector<double> gemm_reference_f64(const GemmShape& s, const float* a, const float* b) {
+  std::vector<double> ad(a, a + s.m * s.k), bd(b, b + s.k * s.n), cd(s.m * s.n, 0.0);
+  if (s.m && s.n && s.k)
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0, ad.data(), int(s.k),
+                bd.data(), int(s.n), 0.0, cd.data(), int(s.n));
+  return cd;
+}
+
+double relative_error(const float* c, const double* ref, size_t count) {
+  double diff = 0.0, norm = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(c[i])) return std::numeric_limits<double>::infinity();
+    const double d = double(c[i]) - ref[i];
+    diff += d * d;
+    norm += ref[i] * ref[i];
+  }
+  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+}
+
+double gemm_tolerance(size_t k) {
+  // float32 epsilon is 1.2e-7; a sum of k rounded products drifts like sqrt(k) ulps in the
+  // norm. 8 ulps·sqrt(k) leaves room for any summation order and still catches every indexing
+  // error (which shows up as a relative error of order 1).
+  return 8.0 * 1.2e-7 * std::sqrt(double(k) + 1.0) + 1e-6;
+}
+
+void fill_random(std::vector<float>& v, uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (auto& x : v) x = dist(gen);
+}
+
+}  // namespace clgemm::cpu

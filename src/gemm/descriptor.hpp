@@ -1,0 +1,70 @@
+// descriptor.hpp — a GEMM kernel described by data: source, tunables, constraints, work sizes.
+// The launcher, the CLI, the tests and (later) the tuner all read the same descriptor.
+#pragma once
+
+#include <clgemm/device.hpp>
+#include <clgemm/ladder.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clgemm::detail {
+
+struct ParamSpec {
+  std::string name;
+  long gpu_default;     // default on GPUs and accelerators
+  long cpu_default;     // default on CPU devices (PoCL): smaller tiles, fewer work-items
+  std::string meaning;  // one line for documentation and error messages
+};
+
+// A named predicate over parameter values and the device, e.g. "TS divisible by WPT".
+struct Constraint {
+  std::string name;
+  std::function<bool(const KernelParams&, const DeviceInfo&)> holds;
+};
+
+// How the kernel wants an operand: as stored (row-major) or transposed.
+enum class OperandForm { AsStored, Transposed };
+
+// The kernel's view of the problem: sizes it can take without guards.
+struct Multiples {
+  size_t m = 1, n = 1, k = 1;  // 1 = the kernel guards this dimension itself
+};
+
+struct GemmKernelDescriptor {
+  RungInfo info;
+  std::string entry;                   // kernel function name
+  std::vector<std::string> sources;    // files concatenated before `info.file` (shared helpers)
+  std::vector<ParamSpec> params;
+  std::vector<Constraint> constraints;
+  OperandForm a_form = OperandForm::AsStored;  // A as m×k, or At as k×m
+  OperandForm b_form = OperandForm::AsStored;  // B as k×n, or Bt as n×k
+  std::function<Multiples(const KernelParams&)> multiples;
+  // Global and local work sizes for the (padded) problem the kernel sees.
+  std::function<cl::NDRange(const GemmShape&, const KernelParams&)> global;
+  std::function<cl::NDRange(const KernelParams&)> local;
+  // Bytes of local memory the kernel declares, to reject configurations before building.
+  std::function<size_t(const KernelParams&)> local_bytes;
+};
+
+// The ladder, in order. Each entry comes from its own file in src/gemm/rungs/.
+const std::vector<GemmKernelDescriptor>& ladder_descriptors();
+const GemmKernelDescriptor& ladder_descriptor(int rung);
+
+// ---- helpers for writing descriptors ----------------------------------------------------------
+inline size_t round_up(size_t x, size_t m) { return m <= 1 ? x : (x + m - 1) / m * m; }
+inline long p(const KernelParams& ps, const char* name) { return ps.at(name); }
+
+// Constraints shared by many kernels.
+Constraint divides(const std::string& divisor, const std::string& dividend);  // dividend % divisor == 0
+Constraint one_of(const std::string& name, std::vector<long> allowed);
+Constraint positive(const std::string& name);
+
+// Parameter values for a device: defaults by device kind, then `overrides`. Throws for unknown
+// names, failed constraints, and work-group or local-memory sizes the device cannot run.
+KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides);
+
+std::string build_options(const KernelParams& ps);
+
+}  // namespace clgemm::detail

@@ -1,0 +1,53 @@
+// prepare_operand.cl — copies a row-major matrix into a zero-padded (and optionally transposed)
+// temporary, so that a GEMM kernel can assume tile-multiple sizes and its preferred layout.
+//
+// out[r][c] = src[r][c]            (TRANSPOSE == 0)
+// out[r][c] = src[c][r]            (TRANSPOSE == 1)
+// and 0 wherever the source has no element, so padded rows and columns add nothing to A·B.
+//
+// The transpose goes through a TILE×(TILE+1) local tile: the source is read along its rows and
+// the output written along its rows, both coalesced; the extra column shifts each row of the tile
+// to another bank, so reading a tile column does not hit one bank TILE times.
+
+#ifndef TILE
+#define TILE 32        // side of the square tile a work-group moves
+#endif
+#ifndef TILE_ROWS
+#define TILE_ROWS 8    // work-items along y; each handles TILE / TILE_ROWS rows
+#endif
+#ifndef TRANSPOSE
+#define TRANSPOSE 0
+#endif
+#if TILE % TILE_ROWS != 0
+#error "TILE must be a multiple of TILE_ROWS"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(TILE, TILE_ROWS, 1)))
+void prepare_operand(const int rows, const int cols, __global const float* restrict src,
+                     const ulong src_offset, const int src_ld,
+                     const int out_rows, const int out_cols, __global float* restrict dst) {
+  const int lx = get_local_id(0);
+  const int ly = get_local_id(1);
+  const int col0 = get_group_id(0) * TILE;  // first output column of this tile
+  const int row0 = get_group_id(1) * TILE;  // first output row of this tile
+  src += src_offset;
+#if TRANSPOSE
+  __local float tile[TILE][TILE + 1];
+  // Source rows col0.. become output columns; source columns row0.. become output rows.
+  for (int r = ly; r < TILE; r += TILE_ROWS) {
+    const int sr = col0 + r, sc = row0 + lx;
+    tile[r][lx] = (sr < rows && sc < cols) ? src[(size_t)sr * src_ld + sc] : 0.0f;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = ly; r < TILE; r += TILE_ROWS) {
+    const int orow = row0 + r, ocol = col0 + lx;
+    if (orow < out_rows && ocol < out_cols) dst[(size_t)orow * out_cols + ocol] = tile[lx][r];
+  }
+#else
+  for (int r = ly; r < TILE; r += TILE_ROWS) {
+    const int orow = row0 + r, ocol = col0 + lx;
+    if (orow < out_rows && ocol < out_cols)
+      dst[(size_t)orow * out_cols + ocol] = (orow < rows && ocol < cols) ? src[(size_t)orow * src_ld + ocol] : 0.0f;
+  }
+#endif
+}

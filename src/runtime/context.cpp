@@ -1,0 +1,62 @@
+// context.cpp — a device's context, profiling queue, program cache and buffer helper.
+#include <clgemm/context.hpp>
+#include <clgemm/error.hpp>
+
+#include "runtime/cl_error.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace clgemm {
+
+Context::Context(const DeviceInfo& device) : info_(device) {
+  detail::guard_cl("creating an OpenCL context on " + info_.name, [&] {
+    context_ = cl::Context(info_.device);
+    queue_ = cl::CommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE);
+  });
+  programs_ = std::make_unique<ProgramCache>(context_, info_.device);
+}
+
+Context::Context(const cl::CommandQueue& queue) : queue_(queue) {
+  detail::guard_cl("inspecting the command queue", [&] {
+    context_ = queue_.getInfo<CL_QUEUE_CONTEXT>();
+    info_ = describe_device(queue_.getInfo<CL_QUEUE_DEVICE>());
+  });
+  programs_ = std::make_unique<ProgramCache>(context_, info_.device);
+}
+
+Context::~Context() = default;
+
+cl::Kernel Context::kernel(const std::vector<std::string>& sources, const std::string& options,
+                           const std::string& entry) const {
+  std::string text;
+  for (const auto& path : sources) {
+    text += "// ---- " + path + "\n";
+    text += detail::kernel_source(path);
+    text += "\n";
+  }
+  cl::Program program = programs_->get(text, options);
+  return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(program, entry.c_str()); });
+}
+
+cl::Buffer Context::buffer(size_t bytes, cl_mem_flags flags) const {
+  if (bytes == 0) bytes = 4;  // OpenCL rejects empty buffers; a tiny one keeps callers uniform
+  if (bytes > info_.max_alloc_bytes)
+    throw Error(Status::OutOfResources, "a buffer of " + std::to_string(bytes) + " bytes exceeds the device's limit of " +
+                                            std::to_string(info_.max_alloc_bytes) + " bytes per allocation");
+  return detail::guard_cl("allocating " + std::to_string(bytes) + " bytes on " + info_.name,
+                          [&] { return cl::Buffer(context_, flags, bytes); });
+}
+
+double elapsed_seconds(const std::vector<cl::Event>& events) {
+  if (events.empty()) return 0.0;
+  return detail::guard_cl("reading profiling times", [&] {
+    cl_ulong first = ~cl_ulong(0), last = 0;
+    for (const auto& e : events) {
+      first = std::min(first, e.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+      last = std::max(last, e.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+    }
+    return last > first ? double(last - first) * 1e-9 : 0.0;
+  });
+}
+
+}  // namespace clgemm

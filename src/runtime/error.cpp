@@ -1,0 +1,20 @@
+// error.cpp — names of status codes.
+#include <clgemm/error.hpp>
+
+namespace clgemm {
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::Success: return "success";
+    case Status::InvalidArgument: return "invalid argument";
+    case Status::DeviceNotFound: return "device not found";
+    case Status::BuildFailure: return "kernel build failure";
+    case Status::OpenCLError: return "OpenCL error";
+    case Status::OutOfResources: return "out of resources";
+    case Status::Unsupported: return "unsupported";
+    case Status::InternalError: return "internal error";
+  }
+  return "unknown status";
+}
+
+}  // namespace clgemm

@@ -1,0 +1,91 @@
+// test_support.cpp — shared context, guarded device buffers and reference checks for the tests.
+#include "test_support.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace clgemm::test {
+
+Context& shared_context() {
+  static Context ctx(choose_device());
+  return ctx;
+}
+
+uint64_t fresh_seed() {
+  static std::mt19937_64 gen(std::random_device{}() ^
+                             uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+  return gen();
+}
+
+float poison_value() {
+  const uint32_t bits = 0x7fc0dead;  // quiet NaN with payload 0xdead
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+bool is_poison(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits == 0x7fc0dead;
+}
+
+GuardedBuffer::GuardedBuffer(const Context& ctx, size_t count) : ctx_(ctx), count_(count) {
+  // Sub-buffer origins must be aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits).
+  const size_t align_bytes = ctx.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
+  guard_ = std::max<size_t>(256, align_bytes / sizeof(float));
+  whole_ = ctx.buffer((count_ + 2 * guard_) * sizeof(float));
+  cl_buffer_region region{guard_ * sizeof(float), std::max<size_t>(count_, 1) * sizeof(float)};
+  view_ = whole_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  poison();
+}
+
+void GuardedBuffer::poison() {
+  std::vector<float> all(count_ + 2 * guard_, poison_value());
+  ctx_.queue().enqueueWriteBuffer(whole_, CL_TRUE, 0, all.size() * sizeof(float), all.data());
+}
+
+std::vector<float> GuardedBuffer::read() const {
+  std::vector<float> out(count_);
+  if (count_) ctx_.queue().enqueueReadBuffer(whole_, CL_TRUE, guard_ * sizeof(float), count_ * sizeof(float), out.data());
+  return out;
+}
+
+std::string GuardedBuffer::guard_damage() const {
+  std::vector<float> all(count_ + 2 * guard_);
+  ctx_.queue().enqueueReadBuffer(whole_, CL_TRUE, 0, all.size() * sizeof(float), all.data());
+  for (size_t i = 0; i < guard_; ++i) {
+    if (!is_poison(all[i])) return "stray write " + std::to_string(guard_ - i) + " elements before the start";
+    const size_t j = guard_ + count_ + i;
+    if (!is_poison(all[j])) return "stray write " + std::to_string(i) + " elements past the end";
+  }
+  return "";
+}
+
+cl::Buffer upload(const Context& ctx, const std::vector<float>& host) {
+  cl::Buffer b = ctx.buffer(std::max<size_t>(host.size(), 1) * sizeof(float));
+  if (!host.empty()) ctx.queue().enqueueWriteBuffer(b, CL_TRUE, 0, host.size() * sizeof(float), host.data());
+  return b;
+}
+
+std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t count) {
+  std::vector<float> out(count);
+  if (count) ctx.queue().enqueueReadBuffer(buf, CL_TRUE, 0, count * sizeof(float), out.data());
+  return out;
+}
+
+::testing::AssertionResult matches_reference(const std::vector<float>& c, const std::vector<double>& ref, size_t k,
+                                             uint64_t seed) {
+  for (size_t i = 0; i < c.size(); ++i)
+    if (is_poison(c[i]))
+      return ::testing::AssertionFailure() << "element " << i << " of C was never written (seed " << seed << ")";
+  const double err = cpu::relative_error(c.data(), ref.data(), c.size());
+  const double tol = cpu::gemm_tolerance(k);
+  if (!(err <= tol))
+    return ::testing::AssertionFailure() << "relative error " << err << " exceeds " << tol << " (seed " << seed << ")";
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace clgemm::test

@@ -1,0 +1,55 @@
+// test_support.hpp — what every device test needs: one shared context, device buffers with
+// poisoned guard zones, and the float64 check.
+#pragma once
+
+#include <clgemm/context.hpp>
+#include <clgemm/cpu.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clgemm::test {
+
+// The context all tests share (compiled programs are cached in it). Chosen like the CLI does:
+// $CLGEMM_DEVICE, else the first GPU, else the first CPU device.
+Context& shared_context();
+
+// A fresh seed per call, so each test run sees new random inputs; printed on failure.
+uint64_t fresh_seed();
+
+// A bit pattern no computation produces: a NaN with a distinctive payload.
+float poison_value();
+bool is_poison(float x);
+
+// A device buffer holding `count` floats, surrounded by `guard` poisoned floats on each side.
+// `view()` is a sub-buffer covering exactly the `count` elements, handed to the code under test.
+class GuardedBuffer {
+ public:
+  GuardedBuffer(const Context& ctx, size_t count);
+  const cl::Buffer& view() const { return view_; }
+  // Fills the whole buffer, guards included, with poison.
+  void poison();
+  // Reads the `count` elements back.
+  std::vector<float> read() const;
+  // Empty when both guard zones still hold poison, else a description of the first stray write.
+  std::string guard_damage() const;
+
+ private:
+  const Context& ctx_;
+  size_t count_, guard_;
+  cl::Buffer whole_, view_;
+};
+
+// Uploads host data to a new device buffer.
+cl::Buffer upload(const Context& ctx, const std::vector<float>& host);
+std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t count);
+
+// Checks a GEMM result against the float64 reference: every element written (no poison left),
+// relative error within tolerance. Returns a gtest assertion result that names the seed.
+::testing::AssertionResult matches_reference(const std::vector<float>& c, const std::vector<double>& ref, size_t k,
+                                             uint64_t seed);
+
+}  // namespace clgemm::test

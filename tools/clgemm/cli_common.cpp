@@ -1,0 +1,103 @@
+// cli_common.cpp — shared CLI helpers: device choice, tables, number formatting, progress.
+#include "cli_common.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace clgemm::cli {
+
+const CLI::Validator kPositiveSize(
+    [](std::string& s) -> std::string {
+      if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return "'" + s + "' is not a positive integer";
+      if (s.size() > 12) return "'" + s + "' is too large";
+      if (std::stoull(s) == 0) return "must be at least 1";
+      return "";
+    },
+    "POSITIVE", "positive size");
+
+void add_device_options(CLI::App& cmd, DeviceOptions& opts) {
+  cmd.add_option("--device,-d", opts.device,
+                 "device index (see `clgemm devices`) or part of its name; default: $CLGEMM_DEVICE, else the "
+                 "first GPU, else the first CPU device");
+  cmd.add_flag("--json", opts.json, "print JSON instead of a table");
+}
+
+DeviceInfo open_device(const DeviceOptions& opts) {
+  DeviceInfo d = choose_device(opts.device);
+  std::cerr << "device " << d.index << ": " << d.name << " (" << d.platform << ", " << d.kind_name() << ", "
+            << d.compute_units << " compute units)\n";
+  return d;
+}
+
+void Table::print(std::ostream& os) const {
+  std::vector<size_t> width(header_.size(), 0);
+  for (size_t i = 0; i < header_.size(); ++i) width[i] = header_[i].size();
+  for (const auto& r : rows_)
+    for (size_t i = 0; i < r.size() && i < width.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  auto line = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < width.size(); ++i) {
+      const std::string cell = i < r.size() ? r[i] : "";
+      // First column (a name) left-aligned, the numbers right-aligned.
+      if (i == 0) os << std::left << std::setw(int(width[i])) << cell;
+      else os << "  " << std::right << std::setw(int(width[i])) << cell;
+    }
+    os << "\n";
+  };
+  line(header_);
+  size_t total = 0;
+  for (size_t w : width) total += w + 2;
+  os << std::string(total - 2, '-') << "\n";
+  for (const auto& r : rows_) line(r);
+}
+
+std::string fixed(double v, int decimals) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(decimals) << v;
+  return os.str();
+}
+
+std::string sci(double v) {
+  std::ostringstream os;
+  os << std::scientific << std::setprecision(2) << v;
+  return os.str();
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  return fixed(bytes, bytes < 10 && u > 0 ? 1 : 0) + " " + units[u];
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+namespace {
+bool stderr_is_terminal() {
+  static const bool tty = isatty(fileno(stderr));
+  return tty;
+}
+}  // namespace
+
+void progress(const std::string& text) {
+  if (stderr_is_terminal()) std::cerr << "\r\033[K" << text << std::flush;
+  else std::cerr << text << "\n";
+}
+
+void progress_done() {
+  if (stderr_is_terminal()) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace clgemm::cli

@@ -1,0 +1,59 @@
+// cli_common.hpp — what the subcommands share: device choice, size parsing, tables, timing.
+#pragma once
+
+#include <clgemm/context.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace clgemm::cli {
+
+// Options every device subcommand takes.
+struct DeviceOptions {
+  std::string device;  // --device: index or name substring; empty = $CLGEMM_DEVICE or default
+  bool json = false;   // --json: print a JSON document instead of a table
+};
+void add_device_options(CLI::App& cmd, DeviceOptions& opts);
+
+// Chooses the device (errors list the devices) and prints which one is used to stderr.
+DeviceInfo open_device(const DeviceOptions& opts);
+
+// A plain text table with right-aligned numeric columns.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header) : header_(std::move(header)) {}
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void print(std::ostream& os) const;
+
+ private:
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string fixed(double v, int decimals);
+std::string sci(double v);                 // 1.23e-07
+std::string human_bytes(double bytes);     // "48 KiB", "139.8 GiB"
+
+// Median of a list of times (the list is copied and sorted).
+double median(std::vector<double> v);
+
+// A one-line progress note on stderr (overwritten in place on a terminal).
+void progress(const std::string& text);
+void progress_done();
+
+// Every subcommand registers itself through one of these.
+void add_devices_command(CLI::App& app);
+void add_ladder_command(CLI::App& app);
+void add_sparse_command(CLI::App& app);
+void add_reduce_command(CLI::App& app);
+
+// Validator for sizes: a positive integer that fits in size_t.
+extern const CLI::Validator kPositiveSize;
+
+}  // namespace clgemm::cli
