@@ -2,7 +2,11 @@
 #include "cli_common.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <clgemm/error.hpp>
+
 #include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -25,6 +29,16 @@ void add_device_options(CLI::App& cmd, DeviceOptions& opts) {
                  "device index (see `clgemm devices`) or part of its name; default: $CLGEMM_DEVICE, else the "
                  "first GPU, else the first CPU device");
   cmd.add_flag("--json", opts.json, "print JSON instead of a table");
+  cmd.add_option("--save", opts.save, "also write the JSON results to this file");
+}
+
+void emit_json(const DeviceOptions& opts, const nlohmann::json& doc) {
+  if (opts.json) std::cout << doc.dump(2) << "\n";
+  if (!opts.save.empty()) {
+    std::ofstream out(opts.save);
+    out << doc.dump(2) << "\n";
+    if (!out) throw Error(Status::InvalidArgument, "cannot write --save file '" + opts.save + "'");
+  }
 }
 
 DeviceInfo open_device(const DeviceOptions& opts) {
@@ -39,12 +53,21 @@ void Table::print(std::ostream& os) const {
   for (size_t i = 0; i < header_.size(); ++i) width[i] = header_[i].size();
   for (const auto& r : rows_)
     for (size_t i = 0; i < r.size() && i < width.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  // Numbers read best right-aligned, words left-aligned: a column is numeric when every cell
+  // in it starts like a number. The first column names the row and is always left-aligned.
+  std::vector<bool> numeric(width.size(), true);
+  numeric[0] = false;
+  for (const auto& r : rows_)
+    for (size_t i = 1; i < r.size() && i < width.size(); ++i)
+      if (!r[i].empty() && !(std::isdigit(static_cast<unsigned char>(r[i][0])) || r[i][0] == '-' || r[i][0] == '.'))
+        numeric[i] = false;
   auto line = [&](const std::vector<std::string>& r) {
     for (size_t i = 0; i < width.size(); ++i) {
       const std::string cell = i < r.size() ? r[i] : "";
-      // First column (a name) left-aligned, the numbers right-aligned.
-      if (i == 0) os << std::left << std::setw(int(width[i])) << cell;
-      else os << "  " << std::right << std::setw(int(width[i])) << cell;
+      if (i) os << "  ";
+      if (numeric[i]) os << std::right << std::setw(int(width[i])) << cell;
+      else if (i + 1 < width.size()) os << std::left << std::setw(int(width[i])) << cell;
+      else os << cell;  // no trailing spaces after the last column
     }
     os << "\n";
   };
@@ -91,9 +114,10 @@ bool stderr_is_terminal() {
 }
 }  // namespace
 
-void progress(const std::string& text) {
+void progress(const std::string& text, bool minor) {
+  // On a terminal the line is rewritten in place; in a log only the major steps are kept.
   if (stderr_is_terminal()) std::cerr << "\r\033[K" << text << std::flush;
-  else std::cerr << text << "\n";
+  else if (!minor) std::cerr << text << "\n";
 }
 
 void progress_done() {

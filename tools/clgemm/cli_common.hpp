@@ -18,7 +18,11 @@ namespace clgemm::cli {
 struct DeviceOptions {
   std::string device;  // --device: index or name substring; empty = $CLGEMM_DEVICE or default
   bool json = false;   // --json: print a JSON document instead of a table
+  std::string save;    // --save FILE: also write the JSON document to FILE
 };
+
+// Prints `doc` (with --json) and writes it to the --save file, if any.
+void emit_json(const DeviceOptions& opts, const nlohmann::json& doc);
 void add_device_options(CLI::App& cmd, DeviceOptions& opts);
 
 // Chooses the device (errors list the devices) and prints which one is used to stderr.
@@ -43,8 +47,9 @@ std::string human_bytes(double bytes);     // "48 KiB", "139.8 GiB"
 // Median of a list of times (the list is copied and sorted).
 double median(std::vector<double> v);
 
-// A one-line progress note on stderr (overwritten in place on a terminal).
-void progress(const std::string& text);
+// A one-line progress note on stderr, overwritten in place on a terminal. `minor` notes (one per
+// repeat, say) are left out when stderr is a log file.
+void progress(const std::string& text, bool minor = false);
 void progress_done();
 
 // Every subcommand registers itself through one of these.

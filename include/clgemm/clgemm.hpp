@@ -1,0 +1,8 @@
+// clgemm/clgemm.hpp — the C++ API in one include.
+#pragma once
+
+#include <clgemm/context.hpp>
+#include <clgemm/cpu.hpp>
+#include <clgemm/device.hpp>
+#include <clgemm/error.hpp>
+#include <clgemm/ladder.hpp>

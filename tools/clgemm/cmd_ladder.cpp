@@ -1,0 +1,235 @@
+// cmd_ladder.cpp — `clgemm ladder`: runs every rung of the optimisation ladder on one shape and
+// prints time, GFLOP/s, the speed-up of each step, the speed-up over the CPU triple loop, and the
+// error against a float64 reference.
+#include <clgemm/cpu.hpp>
+#include <clgemm/error.hpp>
+#include <clgemm/ladder.hpp>
+
+#include "cli_common.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+namespace clgemm::cli {
+
+namespace {
+
+struct LadderOptions {
+  DeviceOptions dev;
+  size_t size = 0, m = 0, n = 0, k = 0;
+  int repeat = 10;
+  std::vector<int> rungs;             // empty = all
+  std::vector<std::string> settings;  // "6:TSM=64"
+  double cpu_limit_s = 10.0;          // run the triple loop only when predicted under this
+};
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Parses "RUNG:NAME=VALUE" into per-rung overrides.
+std::map<int, KernelParams> parse_settings(const std::vector<std::string>& settings) {
+  std::map<int, KernelParams> out;
+  for (const auto& s : settings) {
+    const auto colon = s.find(':'), eq = s.find('=');
+    if (colon == std::string::npos || eq == std::string::npos || eq < colon)
+      throw Error(Status::InvalidArgument, "--set expects RUNG:NAME=VALUE (for example 6:TSM=64), got '" + s + "'");
+    try {
+      out[std::stoi(s.substr(0, colon))][s.substr(colon + 1, eq - colon - 1)] = std::stol(s.substr(eq + 1));
+    } catch (const std::logic_error&) {
+      throw Error(Status::InvalidArgument, "--set expects RUNG:NAME=VALUE with integer RUNG and VALUE, got '" + s + "'");
+    }
+  }
+  return out;
+}
+
+// Times the single-threaded triple loop, or predicts it from a small run when the full size would
+// take longer than `limit` seconds. Returns seconds and whether the number was measured.
+std::pair<double, bool> cpu_triple_loop_time(const GemmShape& s, const std::vector<float>& a,
+                                             const std::vector<float>& b, double limit) {
+  // Calibrate on a cube small enough to finish in milliseconds but big enough to leave the cache
+  // effects of the i-j-k loop visible.
+  const size_t c = std::min<size_t>(256, std::max({s.m, s.n, s.k}));
+  GemmShape cal{std::min(s.m, c), std::min(s.n, c), std::min(s.k, c)};
+  std::vector<float> ca(cal.m * cal.k, 0.5f), cb(cal.k * cal.n, 0.25f), cc(cal.m * cal.n);
+  auto t0 = Clock::now();
+  cpu::gemm_triple_loop(cal, ca.data(), cb.data(), cc.data());
+  const double rate = gemm_flops(cal) / std::max(seconds_since(t0), 1e-9);
+  const double predicted = gemm_flops(s) / rate;
+  if (predicted > limit) return {predicted, false};
+  std::vector<float> out(s.m * s.n);
+  t0 = Clock::now();
+  cpu::gemm_triple_loop(s, a.data(), b.data(), out.data());
+  return {seconds_since(t0), true};
+}
+
+struct RungResult {
+  RungInfo info;
+  std::string options;
+  std::vector<double> times;
+  double median_s = 0, min_s = 0, error = 0;
+  bool ok = false;
+  std::string failure;
+};
+
+void print_table(const GemmShape& s, const LadderOptions& o, const std::vector<RungResult>& results, double cpu_s,
+                 bool cpu_measured, double blas_s, const std::string& device_name);
+
+void run_ladder(const LadderOptions& o) {
+  // Without a size: a problem that keeps a GPU busy long enough to measure, and one that a CPU
+  // device finishes in seconds even on the naive rung.
+  Context ctx(open_device(o.dev));
+  const size_t default_size = ctx.info().kind == DeviceKind::CPU ? 512 : 4096;
+  const size_t square = o.size ? o.size : default_size;
+  GemmShape s{square, square, square};
+  if (o.m) s.m = o.m;
+  if (o.n) s.n = o.n;
+  if (o.k) s.k = o.k;
+  if (o.repeat < 1) throw Error(Status::InvalidArgument, "--repeat must be at least 1");
+  const auto overrides = parse_settings(o.settings);
+
+  const uint64_t seed = uint64_t(Clock::now().time_since_epoch().count());
+  std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
+  cpu::fill_random(a, seed);
+  cpu::fill_random(b, seed ^ 0x9e3779b97f4a7c15ull);
+
+  progress("computing the float64 reference (OpenBLAS dgemm)...");
+  const std::vector<double> ref = cpu::gemm_reference_f64(s, a.data(), b.data());
+  progress("timing the CPU triple loop...");
+  const auto [cpu_s, cpu_measured] = cpu_triple_loop_time(s, a, b, o.cpu_limit_s);
+  progress("timing OpenBLAS sgemm...");
+  double blas_s = 0;
+  {
+    cpu::gemm_openblas(s, a.data(), b.data(), c.data());  // warm-up: thread pool start
+    std::vector<double> t;
+    for (int r = 0; r < std::min(o.repeat, 5); ++r) {
+      auto t0 = Clock::now();
+      cpu::gemm_openblas(s, a.data(), b.data(), c.data());
+      t.push_back(seconds_since(t0));
+    }
+    blas_s = median(t);
+  }
+
+  cl::Buffer da = ctx.buffer(a.size() * sizeof(float)), db = ctx.buffer(b.size() * sizeof(float)),
+             dc = ctx.buffer(c.size() * sizeof(float));
+  ctx.queue().enqueueWriteBuffer(da, CL_TRUE, 0, a.size() * sizeof(float), a.data());
+  ctx.queue().enqueueWriteBuffer(db, CL_TRUE, 0, b.size() * sizeof(float), b.data());
+
+  std::vector<RungResult> results;
+  for (const auto& info : ladder_rungs()) {
+    if (!o.rungs.empty() && std::find(o.rungs.begin(), o.rungs.end(), info.number) == o.rungs.end()) continue;
+    RungResult r;
+    r.info = info;
+    try {
+      progress("rung " + std::to_string(info.number) + " (" + info.id + "): building...");
+      auto it = overrides.find(info.number);
+      LadderRun run(ctx, info.number, s, it == overrides.end() ? KernelParams{} : it->second);
+      r.options = run.build_options();
+      // Poison C so an element the kernel never writes shows up as an error, not as stale data.
+      const float nan = std::nanf("");
+      ctx.queue().enqueueFillBuffer(dc, nan, 0, c.size() * sizeof(float));
+      run.enqueue(da, db, dc);  // warm-up, and the run that is checked
+      ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.size() * sizeof(float), c.data());
+      r.error = cpu::relative_error(c.data(), ref.data(), c.size());
+      for (int i = 0; i < o.repeat; ++i) {
+        progress("rung " + std::to_string(info.number) + " (" + info.id + "): run " + std::to_string(i + 1) + "/" +
+                 std::to_string(o.repeat), true);
+        auto ev = run.enqueue(da, db, dc);
+        cl::Event::waitForEvents(ev);
+        r.times.push_back(elapsed_seconds(ev));
+      }
+      r.median_s = median(r.times);
+      r.min_s = *std::min_element(r.times.begin(), r.times.end());
+      r.ok = true;
+    } catch (const Error& e) {
+      r.failure = e.what();
+    }
+    results.push_back(std::move(r));
+  }
+  progress_done();
+
+  const double flops = gemm_flops(s), tol = cpu::gemm_tolerance(s.k);
+  {
+    nlohmann::json out;
+    out["device"] = {{"name", ctx.info().name}, {"platform", ctx.info().platform}, {"driver", ctx.info().driver},
+                     {"type", ctx.info().kind_name()}, {"compute_units", ctx.info().compute_units}};
+    out["shape"] = {{"m", s.m}, {"n", s.n}, {"k", s.k}};
+    out["repeat"] = o.repeat;
+    out["tolerance"] = tol;
+    out["cpu_triple_loop"] = {{"seconds", cpu_s}, {"measured", cpu_measured}, {"gflops", flops / cpu_s * 1e-9}};
+    out["cpu_openblas"] = {{"seconds", blas_s}, {"gflops", flops / blas_s * 1e-9}};
+    for (const auto& r : results) {
+      nlohmann::json j = {{"rung", r.info.number}, {"id", r.info.id}, {"title", r.info.title}, {"ok", r.ok}};
+      if (r.ok) {
+        j.update({{"options", r.options}, {"median_s", r.median_s}, {"min_s", r.min_s}, {"times_s", r.times},
+                  {"gflops", flops / r.median_s * 1e-9}, {"relative_error", r.error}, {"correct", r.error <= tol}});
+      } else {
+        j["failure"] = r.failure;
+      }
+      out["rungs"].push_back(j);
+    }
+    emit_json(o.dev, out);
+  }
+
+  if (!o.dev.json) print_table(s, o, results, cpu_s, cpu_measured, blas_s, ctx.info().name);
+  // A failed or wrong rung makes the whole command fail, so scripts cannot miss it.
+  for (const auto& r : results) {
+    if (!r.ok) throw Error(Status::InvalidArgument, "rung " + std::to_string(r.info.number) + " could not run: " + r.failure);
+    if (r.error > tol)
+      throw Error(Status::InternalError, "rung " + std::to_string(r.info.number) + " gave a wrong result (relative error " +
+                                             sci(r.error) + ")");
+  }
+}
+
+void print_table(const GemmShape& s, const LadderOptions& o, const std::vector<RungResult>& results, double cpu_s,
+                 bool cpu_measured, double blas_s, const std::string& device_name) {
+  const double flops = gemm_flops(s), tol = cpu::gemm_tolerance(s.k);
+  std::cout << "C = A*B, " << s.m << "x" << s.n << "x" << s.k << ", float32 row-major, median of " << o.repeat
+            << " runs on " << device_name << "\n\n";
+  Table t({"rung", "time ms", "GFLOP/s", "vs prev", "vs CPU loop", "rel. error", "check", "parameters"});
+  double prev = 0;
+  for (const auto& r : results) {
+    const std::string name = std::to_string(r.info.number) + " " + r.info.id;
+    if (!r.ok) {
+      t.add({name, "-", "-", "-", "-", "-", "FAILED", r.failure.substr(0, r.failure.find('\n'))});
+      continue;
+    }
+    t.add({name, fixed(r.median_s * 1e3, 3), fixed(flops / r.median_s * 1e-9, 1),
+           prev > 0 ? fixed(prev / r.median_s, 2) + "x" : "-",
+           fixed(cpu_s / r.median_s, 1) + "x" + (cpu_measured ? "" : "*"), sci(r.error),
+           r.error <= tol ? "ok" : "WRONG", r.options});
+    prev = r.median_s;
+  }
+  t.add({"cpu triple loop", fixed(cpu_s * 1e3, 1) + (cpu_measured ? "" : "*"), fixed(flops / cpu_s * 1e-9, 2), "-",
+         "1.0x", "-", cpu_measured ? "" : "not run", cpu_measured ? "1 thread, i-j-k" : "predicted from a small run"});
+  t.add({"cpu OpenBLAS", fixed(blas_s * 1e3, 3), fixed(flops / blas_s * 1e-9, 1), "-", fixed(cpu_s / blas_s, 1) + "x",
+         "-", "", "cblas_sgemm, all cores"});
+  t.print(std::cout);
+  if (!cpu_measured)
+    std::cout << "\n* the triple loop would take about " << fixed(cpu_s, 0) << " s here (more than "
+              << fixed(o.cpu_limit_s, 0) << " s), so it was not run: its time is predicted from a small run.\n";
+  std::cout << "Tolerance for 'ok': relative error <= " << sci(tol) << " (Frobenius norm vs float64).\n";
+}
+
+}  // namespace
+
+void add_ladder_command(CLI::App& app) {
+  auto o = std::make_shared<LadderOptions>();
+  auto* cmd = app.add_subcommand("ladder", "run every rung of the optimisation ladder and compare them");
+  add_device_options(*cmd, o->dev);
+  cmd->add_option("--size,-s", o->size, "square size M = N = K (default 4096 on a GPU, 512 on a CPU device)")->check(kPositiveSize);
+  cmd->add_option("--m", o->m, "rows of A and C (overrides --size)")->check(kPositiveSize);
+  cmd->add_option("--n", o->n, "columns of B and C")->check(kPositiveSize);
+  cmd->add_option("--k", o->k, "columns of A, rows of B")->check(kPositiveSize);
+  cmd->add_option("--repeat,-r", o->repeat, "timed runs per rung (median reported)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--rungs", o->rungs, "only these rungs, e.g. --rungs 1,2,6")->delimiter(',')->check(CLI::Range(1, 99));
+  cmd->add_option("--set", o->settings, "override a parameter: RUNG:NAME=VALUE, e.g. --set 6:TSM=64 (repeatable)");
+  cmd->add_option("--cpu-limit", o->cpu_limit_s, "run the CPU triple loop only if predicted under this many seconds")
+      ->check(CLI::NonNegativeNumber);
+  cmd->callback([o] { run_ladder(*o); });
+}
+
+}  // namespace clgemm::cli
