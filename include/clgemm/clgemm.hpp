@@ -5,4 +5,5 @@
 #include <clgemm/cpu.hpp>
 #include <clgemm/device.hpp>
 #include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
 #include <clgemm/ladder.hpp>

@@ -15,8 +15,10 @@ class ProgramCache;
 class Context {
  public:
   explicit Context(const DeviceInfo& device);
-  // Wraps an existing queue (and its context and device); used by the C API.
+  // Wraps an existing queue (and its context and device).
   explicit Context(const cl::CommandQueue& queue);
+  // Shares an existing context (the API's per-context cache); makes its own profiling queue.
+  Context(const cl::Context& context, const cl::Device& device);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -31,6 +33,9 @@ class Context {
   // Throws Error(BuildFailure) carrying the build log.
   cl::Kernel kernel(const std::vector<std::string>& sources, const std::string& options,
                     const std::string& entry) const;
+
+  // The folder of the on-disk program cache; empty when it is disabled.
+  std::string program_cache_dir() const;
 
   // Allocates a device buffer; throws Error(OutOfResources) with a clear message on failure.
   cl::Buffer buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE) const;

@@ -26,6 +26,8 @@ struct DeviceInfo {
   std::vector<size_t> max_work_item_sizes;
   size_t max_alloc_bytes = 0;
   bool fp64 = false;
+  bool available = true;           // CL_DEVICE_AVAILABLE
+  bool compiler_available = true;  // CL_DEVICE_COMPILER_AVAILABLE: clgemm builds kernels from source
   std::vector<std::string> extensions;  // all extensions the device reports
   cl::Device device;
 

@@ -17,6 +17,14 @@ enum class Status : int {
   OutOfResources = -5,     // a configuration needs more local memory / work-items than the device has
   Unsupported = -6,        // the device lacks a feature the request needs
   InternalError = -7,      // a bug in clgemm: please report it
+  InvalidQueue = -8,       // the command queue is null or not a valid queue
+  InvalidBuffer = -9,      // a matrix buffer is null or not a valid memory object
+  InvalidLayout = -10,     // layout is neither row-major nor column-major
+  InvalidTranspose = -11,  // a transpose flag is neither "no" nor "yes"
+  InvalidLeadingDimension = -12,  // a leading dimension is smaller than the matrix needs
+  BufferTooSmall = -13,    // offset, leading dimension and shape reach past the end of a buffer
+  SizeOverflow = -14,      // the sizes given overflow the arithmetic of element counts
+  InvalidBatchCount = -15, // a batched call with batch count 0, or arrays of the wrong length
 };
 
 const char* status_name(Status s);

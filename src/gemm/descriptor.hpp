@@ -40,6 +40,9 @@ struct GemmKernelDescriptor {
   std::vector<Constraint> constraints;
   OperandForm a_form = OperandForm::AsStored;  // A as m×k, or At as k×m
   OperandForm b_form = OperandForm::AsStored;  // B as k×n, or Bt as n×k
+  // Panel-packed operands (0 = plain row-major): the operand, in the form above, stored as
+  // contiguous column panels of this width (see util/prepare_operand.cl). Always a temporary.
+  std::function<size_t(const KernelParams&)> a_panel, b_panel;
   std::function<Multiples(const KernelParams&)> multiples;
   // Global and local work sizes for the (padded) problem the kernel sees.
   std::function<cl::NDRange(const GemmShape&, const KernelParams&)> global;

@@ -8,10 +8,17 @@ namespace clgemm::detail {
 
 GemmKernelDescriptor rung01_naive();
 GemmKernelDescriptor rung02_tiled();
+GemmKernelDescriptor rung03_more_work();
+GemmKernelDescriptor rung04_wide_vectors();
+GemmKernelDescriptor rung05_transposed();
+GemmKernelDescriptor rung06_register_blocking();
+GemmKernelDescriptor rung07_double_buffered();
+GemmKernelDescriptor rung08_async_copy();
 
 const std::vector<GemmKernelDescriptor>& ladder_descriptors() {
   static const std::vector<GemmKernelDescriptor> table = {
-      rung01_naive(), rung02_tiled(),
+      rung01_naive(),      rung02_tiled(),      rung03_more_work(),         rung04_wide_vectors(),
+      rung05_transposed(), rung06_register_blocking(), rung07_double_buffered(), rung08_async_copy(),
   };
   return table;
 }

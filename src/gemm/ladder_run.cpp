@@ -22,6 +22,7 @@ struct LadderRun::Impl {
   cl::Kernel gemm;
   // A temporary replaces an operand when the kernel needs padding or the other orientation.
   bool a_temp = false, b_temp = false, c_temp = false;
+  size_t a_panel = 0, b_panel = 0;
   cl::Buffer a_buf, b_buf, c_buf;
 };
 
@@ -46,8 +47,10 @@ LadderRun::LadderRun(const Context& ctx, int rung, const GemmShape& shape, const
     throw Error(Status::InvalidArgument, "ladder kernels index matrices with 32-bit integers; every matrix must have "
                                          "fewer than 2^31 elements (after padding to the rung's tiles)");
 
-  s.a_temp = s.desc->a_form == OperandForm::Transposed || s.padded.m != shape.m || s.padded.k != shape.k;
-  s.b_temp = s.desc->b_form == OperandForm::Transposed || s.padded.k != shape.k || s.padded.n != shape.n;
+  s.a_panel = s.desc->a_panel ? s.desc->a_panel(s.params) : 0;
+  s.b_panel = s.desc->b_panel ? s.desc->b_panel(s.params) : 0;
+  s.a_temp = s.desc->a_form == OperandForm::Transposed || s.a_panel || s.padded.m != shape.m || s.padded.k != shape.k;
+  s.b_temp = s.desc->b_form == OperandForm::Transposed || s.b_panel || s.padded.k != shape.k || s.padded.n != shape.n;
   s.c_temp = s.padded.m != shape.m || s.padded.n != shape.n;
   if (s.a_temp) s.a_buf = ctx.buffer(s.padded.m * s.padded.k * sizeof(float));
   if (s.b_temp) s.b_buf = ctx.buffer(s.padded.k * s.padded.n * sizeof(float));
@@ -75,11 +78,13 @@ std::vector<cl::Event> LadderRun::enqueue(const cl::Buffer& a, const cl::Buffer&
   const bool at = s.desc->a_form == OperandForm::Transposed, bt = s.desc->b_form == OperandForm::Transposed;
   if (s.a_temp) {
     detail::MatrixView src{&a, 0, s.shape.m, s.shape.k, s.shape.k};
-    events.push_back(detail::enqueue_prepare_operand(ctx, src, at, s.a_buf, at ? P.k : P.m, at ? P.m : P.k));
+    events.push_back(detail::enqueue_prepare_operand(ctx, ctx.queue(), src, at, s.a_buf, at ? P.k : P.m, at ? P.m : P.k,
+                                                     nullptr, s.a_panel));
   }
   if (s.b_temp) {
     detail::MatrixView src{&b, 0, s.shape.k, s.shape.n, s.shape.n};
-    events.push_back(detail::enqueue_prepare_operand(ctx, src, bt, s.b_buf, bt ? P.n : P.k, bt ? P.k : P.n));
+    events.push_back(detail::enqueue_prepare_operand(ctx, ctx.queue(), src, bt, s.b_buf, bt ? P.n : P.k, bt ? P.k : P.n,
+                                                     nullptr, s.b_panel));
   }
 
   detail::guard_cl("running ladder rung " + std::to_string(s.desc->info.number), [&] {
@@ -93,16 +98,14 @@ std::vector<cl::Event> LadderRun::enqueue(const cl::Buffer& a, const cl::Buffer&
     ctx.queue().enqueueNDRangeKernel(s.gemm, cl::NullRange, s.desc->global(P, s.params), s.desc->local(s.params),
                                      nullptr, &ev);
     events.push_back(ev);
-    if (s.c_temp) {
-      // Only the m×n part of the padded result goes to C: the caller's buffer is never written
-      // outside its elements.
-      cl::Event copy;
-      const size_t row_bytes = s.shape.n * sizeof(float);
-      ctx.queue().enqueueCopyBufferRect(s.c_buf, c, {0, 0, 0}, {0, 0, 0}, {row_bytes, s.shape.m, 1},
-                                        P.n * sizeof(float), 0, row_bytes, 0, nullptr, &copy);
-      events.push_back(copy);
-    }
   });
+  if (s.c_temp) {
+    // Only the m×n part of the padded result goes to C, so the caller's buffer is never written
+    // outside its elements. A kernel does the copy rather than clEnqueueCopyBufferRect, which
+    // crashes PoCL 3.1 when C is a sub-buffer.
+    detail::MatrixView padded_c{&s.c_buf, 0, s.shape.m, s.shape.n, P.n};
+    events.push_back(detail::enqueue_prepare_operand(ctx, ctx.queue(), padded_c, false, c, s.shape.m, s.shape.n));
+  }
   return events;
 }
 

@@ -1,6 +1,8 @@
 // operand_prep.cpp — host side of prepare_operand.cl.
 #include "gemm/operand_prep.hpp"
 
+#include <clgemm/error.hpp>
+
 #include "gemm/descriptor.hpp"
 #include "runtime/cl_error.hpp"
 
@@ -8,13 +10,22 @@ namespace clgemm::detail {
 
 namespace {
 constexpr size_t kTile = 32, kTileRows = 8;
-}
 
-cl::Event enqueue_prepare_operand(const Context& ctx, const MatrixView& src, bool transpose, const cl::Buffer& dst,
-                                  size_t out_rows, size_t out_cols, const std::vector<cl::Event>* wait) {
+cl::Kernel prepare_kernel(const Context& ctx, bool transpose, size_t panel) {
   const std::string options = "-DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows) +
-                              " -DTRANSPOSE=" + (transpose ? "1" : "0");
-  cl::Kernel k = ctx.kernel({"util/prepare_operand.cl"}, options, "prepare_operand");
+                              " -DTRANSPOSE=" + (transpose ? "1" : "0") + " -DPANEL=" + std::to_string(panel);
+  return ctx.kernel({"util/prepare_operand.cl"}, options, "prepare_operand");
+}
+}  // namespace
+
+void build_prepare_operand(const Context& ctx, bool transpose, size_t panel) { prepare_kernel(ctx, transpose, panel); }
+
+cl::Event enqueue_prepare_operand(const Context& ctx, const cl::CommandQueue& queue, const MatrixView& src,
+                                  bool transpose, const cl::Buffer& dst, size_t out_rows, size_t out_cols,
+                                  const std::vector<cl::Event>* wait, size_t panel) {
+  if (panel && out_cols % panel)
+    throw Error(Status::InternalError, "a panel-packed operand needs a column count that is a multiple of the panel");
+  cl::Kernel k = prepare_kernel(ctx, transpose, panel);
   return guard_cl("preparing a GEMM operand", [&] {
     k.setArg(0, cl_int(src.rows));
     k.setArg(1, cl_int(src.cols));
@@ -26,7 +37,7 @@ cl::Event enqueue_prepare_operand(const Context& ctx, const MatrixView& src, boo
     k.setArg(7, dst);
     cl::Event ev;
     const cl::NDRange global(round_up(out_cols, kTile), round_up(out_rows, kTile) / kTile * kTileRows);
-    ctx.queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(kTile, kTileRows), wait, &ev);
+    queue.enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(kTile, kTileRows), wait, &ev);
     return ev;
   });
 }

@@ -13,7 +13,7 @@ Context::Context(const DeviceInfo& device) : info_(device) {
     context_ = cl::Context(info_.device);
     queue_ = cl::CommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE);
   });
-  programs_ = std::make_unique<ProgramCache>(context_, info_.device);
+  programs_ = std::make_unique<ProgramCache>(context_, info_);
 }
 
 Context::Context(const cl::CommandQueue& queue) : queue_(queue) {
@@ -21,20 +21,28 @@ Context::Context(const cl::CommandQueue& queue) : queue_(queue) {
     context_ = queue_.getInfo<CL_QUEUE_CONTEXT>();
     info_ = describe_device(queue_.getInfo<CL_QUEUE_DEVICE>());
   });
-  programs_ = std::make_unique<ProgramCache>(context_, info_.device);
+  programs_ = std::make_unique<ProgramCache>(context_, info_);
+}
+
+Context::Context(const cl::Context& context, const cl::Device& device) : info_(describe_device(device)), context_(context) {
+  detail::guard_cl("creating a command queue on " + info_.name,
+                   [&] { queue_ = cl::CommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE); });
+  programs_ = std::make_unique<ProgramCache>(context_, info_);
 }
 
 Context::~Context() = default;
 
+std::string Context::program_cache_dir() const { return programs_->disk_dir(); }
+
 cl::Kernel Context::kernel(const std::vector<std::string>& sources, const std::string& options,
                            const std::string& entry) const {
-  std::string text;
-  for (const auto& path : sources) {
-    text += "// ---- " + path + "\n";
-    text += detail::kernel_source(path);
-    text += "\n";
-  }
-  cl::Program program = programs_->get(text, options);
+  std::string name;
+  for (const auto& path : sources) name += path + ";";
+  cl::Program program = programs_->get(name, options, [&] {
+    std::string text;
+    for (const auto& path : sources) text += "// ---- " + path + "\n" + detail::kernel_source(path) + "\n";
+    return text;
+  });
   return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(program, entry.c_str()); });
 }
 

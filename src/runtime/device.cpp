@@ -77,6 +77,8 @@ DeviceInfo describe_device(const cl::Device& dev) {
     d.max_alloc_bytes = dev.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
     std::istringstream exts(dev.getInfo<CL_DEVICE_EXTENSIONS>());
     for (std::string e; exts >> e;) d.extensions.push_back(e);
+    d.available = dev.getInfo<CL_DEVICE_AVAILABLE>();
+    d.compiler_available = dev.getInfo<CL_DEVICE_COMPILER_AVAILABLE>();
     d.fp64 = d.has_extension("cl_khr_fp64") || dev.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
     return d;
   });

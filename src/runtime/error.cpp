@@ -13,6 +13,14 @@ const char* status_name(Status s) {
     case Status::OutOfResources: return "out of resources";
     case Status::Unsupported: return "unsupported";
     case Status::InternalError: return "internal error";
+    case Status::InvalidQueue: return "invalid command queue";
+    case Status::InvalidBuffer: return "invalid buffer";
+    case Status::InvalidLayout: return "invalid layout";
+    case Status::InvalidTranspose: return "invalid transpose";
+    case Status::InvalidLeadingDimension: return "invalid leading dimension";
+    case Status::BufferTooSmall: return "buffer too small";
+    case Status::SizeOverflow: return "size overflow";
+    case Status::InvalidBatchCount: return "invalid batch count";
   }
   return "unknown status";
 }

@@ -1,25 +1,79 @@
-// program_cache.cpp — builds programs once per (source, options) and reports build logs.
+// program_cache.cpp — builds programs once per (name, options): from memory, else from a disk
+// entry, else from source; reports build logs.
 #include "runtime/program_cache.hpp"
 
 #include <clgemm/error.hpp>
 
 #include "runtime/cl_error.hpp"
 
+#include <cstdlib>
+#include <fstream>
+
 namespace clgemm {
 
-cl::Program ProgramCache::get(const std::string& source, const std::string& options) {
+ProgramCache::ProgramCache(cl::Context context, DeviceInfo device)
+    : context_(std::move(context)), device_(std::move(device)) {}
+
+namespace {
+
+// Development switches: $CLGEMM_BUILD_OPTIONS is appended to every build (for example
+// -cl-nv-verbose to see register use), and $CLGEMM_BUILD_LOG names a file that collects the
+// compiler's log of every successful build.
+std::string extra_options() {
+  const char* e = std::getenv("CLGEMM_BUILD_OPTIONS");
+  return e && *e ? std::string(" ") + e : "";
+}
+
+void append_build_log(const cl::Program& program, const cl::Device& device, const std::string& options) {
+  const char* path = std::getenv("CLGEMM_BUILD_LOG");
+  if (!path || !*path) return;
+  try {
+    std::ofstream out(path, std::ios::app);
+    out << "==== options: " << options << "\n" << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device) << "\n";
+  } catch (const cl::Error&) {
+  }
+}
+
+}  // namespace
+
+cl::Program ProgramCache::get(const std::string& name, const std::string& options_in,
+                              const std::function<std::string()>& source) {
+  const std::string options = options_in + extra_options();
   // One lock across the build: builds are rare (once per variant) and serialising them keeps two
   // threads from compiling the same program at once.
   std::lock_guard<std::mutex> lock(mutex_);
-  auto key = std::make_pair(source, options);
+  auto key = std::make_pair(name, options);
   auto it = programs_.find(key);
   if (it != programs_.end()) return it->second;
-  cl::Program program = build(source, options);
+  cl::Program program = build(source(), options);
   programs_.emplace(std::move(key), program);
   return program;
 }
 
 cl::Program ProgramCache::build(const std::string& source, const std::string& options) {
+  const std::string key = detail::DiskCache::key(
+      {device_.platform, device_.name, device_.vendor, device_.driver, device_.version, options, source});
+  if (auto binary = disk_.load(key)) {
+    try {
+      cl::Program::Binaries bins{*binary};
+      cl::Program program(context_, {device_.device}, bins);
+      program.build({device_.device}, options.c_str());
+      return program;
+    } catch (const cl::Error&) {
+      disk_.remove(key);  // a binary this driver no longer accepts: build from source below
+    }
+  }
+  cl::Program program = build_from_source(source, options);
+  try {
+    auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (!binaries.empty()) disk_.store(key, binaries.front());
+  } catch (const cl::Error&) {
+    // Some drivers cannot return binaries; then only the in-memory cache applies.
+  }
+  return program;
+}
+
+cl::Program ProgramCache::build_from_source(const std::string& source, const std::string& options) {
   cl::Program program;
   try {
     program = cl::Program(context_, source);
@@ -27,7 +81,7 @@ cl::Program ProgramCache::build(const std::string& source, const std::string& op
     detail::rethrow_cl(e, "creating an OpenCL program");
   }
   try {
-    program.build(std::vector<cl::Device>{device_}, options.c_str());
+    program.build(std::vector<cl::Device>{device_.device}, options.c_str());
   } catch (const cl::BuildError& e) {
     std::string log;
     for (const auto& entry : e.getBuildLog()) log += entry.second;
@@ -36,13 +90,14 @@ cl::Program ProgramCache::build(const std::string& source, const std::string& op
   } catch (const cl::Error& e) {
     std::string log;
     try {
-      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
     } catch (const cl::Error&) {
     }
     throw Error(Status::BuildFailure, std::string("building an OpenCL program failed with ") +
                                           detail::cl_error_name(e.err()) + " (options: '" + options +
                                           "').\nBuild log:\n" + log);
   }
+  append_build_log(program, device_.device, options);
   return program;
 }
 

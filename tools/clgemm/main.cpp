@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   clgemm::cli::add_ladder_command(app);
   clgemm::cli::add_sparse_command(app);
   clgemm::cli::add_reduce_command(app);
+  clgemm::cli::add_plan_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

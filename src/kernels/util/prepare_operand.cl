@@ -5,6 +5,10 @@
 // out[r][c] = src[c][r]            (TRANSPOSE == 1)
 // and 0 wherever the source has no element, so padded rows and columns add nothing to A·B.
 //
+// PANEL > 0 writes the output panel by panel instead of row by row: columns [j·PANEL, (j+1)·PANEL)
+// of all rows form one contiguous block, so a kernel that walks a PANEL-wide strip of the output
+// down its rows finds each tile of it in one piece (what async_work_group_copy wants).
+//
 // The transpose goes through a TILE×(TILE+1) local tile: the source is read along its rows and
 // the output written along its rows, both coalesced; the extra column shifts each row of the tile
 // to another bank, so reading a tile column does not hit one bank TILE times.
@@ -18,8 +22,17 @@
 #ifndef TRANSPOSE
 #define TRANSPOSE 0
 #endif
+#ifndef PANEL
+#define PANEL 0    // 0: plain row-major output; else the panel width (out_cols a multiple of it)
+#endif
 #if TILE % TILE_ROWS != 0
 #error "TILE must be a multiple of TILE_ROWS"
+#endif
+
+#if PANEL > 0
+#define OUT_INDEX(r, c) ((size_t)((c) / PANEL) * out_rows * PANEL + (size_t)(r) * PANEL + (c) % PANEL)
+#else
+#define OUT_INDEX(r, c) ((size_t)(r) * out_cols + (c))
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE_ROWS, 1)))
@@ -41,13 +54,13 @@ void prepare_operand(const int rows, const int cols, __global const float* restr
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int r = ly; r < TILE; r += TILE_ROWS) {
     const int orow = row0 + r, ocol = col0 + lx;
-    if (orow < out_rows && ocol < out_cols) dst[(size_t)orow * out_cols + ocol] = tile[lx][r];
+    if (orow < out_rows && ocol < out_cols) dst[OUT_INDEX(orow, ocol)] = tile[lx][r];
   }
 #else
   for (int r = ly; r < TILE; r += TILE_ROWS) {
     const int orow = row0 + r, ocol = col0 + lx;
     if (orow < out_rows && ocol < out_cols)
-      dst[(size_t)orow * out_cols + ocol] = (orow < rows && ocol < cols) ? src[(size_t)orow * src_ld + ocol] : 0.0f;
+      dst[OUT_INDEX(orow, ocol)] = (orow < rows && ocol < cols) ? src[(size_t)orow * src_ld + ocol] : 0.0f;
   }
 #endif
 }

@@ -1,0 +1,78 @@
+// clgemm/gemm.hpp — the BLAS-style GEMM: C = alpha·op(A)·op(B) + beta·C in float32, any sizes,
+// row- or column-major, transposes, leading dimensions, element offsets, batched.
+//
+// Conventions follow the reference BLAS and CLBlast: op(A) is m×k, op(B) is k×n, C is m×n; a
+// matrix stored row-major with leading dimension ld has element (i, j) at offset + i·ld + j, one
+// stored column-major at offset + j·ld + i. beta = 0 means C is not read, so NaN or Inf already in
+// C does not reach the result; k = 0 gives C = beta·C; m = 0 or n = 0 does nothing.
+#pragma once
+
+#include <clgemm/context.hpp>
+#include <clgemm/ladder.hpp>
+
+#include <string>
+#include <vector>
+
+namespace clgemm {
+
+// Same numbers as CLBlast's (and CBLAS's) enums, so the C API can share them.
+enum class Layout : int { RowMajor = 101, ColMajor = 102 };
+enum class Transpose : int { No = 111, Yes = 112 };
+
+// A matrix in a device buffer: where it starts (in elements) and its leading dimension.
+struct MatrixRef {
+  cl_mem buffer = nullptr;
+  size_t offset = 0;
+  size_t ld = 0;
+};
+
+// Everything that describes one GEMM (or one batch of GEMMs with a common shape).
+struct GemmCall {
+  Layout layout = Layout::RowMajor;
+  Transpose a_transpose = Transpose::No, b_transpose = Transpose::No;
+  size_t m = 0, n = 0, k = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  MatrixRef a, b, c;
+};
+
+// How the planner runs a call. Printed by `clgemm plan`; can be forced for testing.
+enum class GemmPath {
+  Auto,    // let the planner choose
+  Direct,  // one kernel that reads the operands in place, with edge guards and the alpha/beta epilogue
+  Packed,  // copy op(A) and op(B) into padded temporaries, run a fast ladder kernel, then the epilogue
+};
+
+struct GemmPlan {
+  GemmPath path = GemmPath::Direct;
+  int rung = 0;              // ladder rung used by the packed path
+  KernelParams params;       // kernel parameters
+  std::string reason;        // why the planner chose this
+  std::string describe() const;
+};
+
+struct GemmOptions {
+  GemmPath force_path = GemmPath::Auto;
+  int force_rung = 0;            // with Packed: the ladder rung (0 = the planner's choice)
+  KernelParams force_params;     // overrides for the chosen kernel's parameters
+};
+
+// The plan for a call on a device (no work is enqueued; arguments are not checked).
+GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& options = {});
+
+// C = alpha·op(A)·op(B) + beta·C on `queue`. `event`, if given, receives an event that completes
+// when all of the call's work has finished. Throws Error with a status naming the failure class
+// and a message naming the argument and values; when it throws, nothing has been enqueued.
+void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event = nullptr, const GemmOptions& options = {});
+
+// batch_count GEMMs of one shape, each with its own alpha, beta and offsets (vectors of length
+// batch_count; the offsets replace call.a/b/c.offset).
+void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
+                  const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
+                  const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event = nullptr,
+                  const GemmOptions& options = {});
+
+// batch_count GEMMs whose operands lie `stride` elements apart, starting at the offsets in `call`.
+void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride, size_t c_stride, size_t batch_count,
+                          cl_command_queue queue, cl_event* event = nullptr, const GemmOptions& options = {});
+
+}  // namespace clgemm

@@ -1,0 +1,113 @@
+// clgemm_c.cpp — the C API: converts arguments, calls the C++ API, turns exceptions into codes.
+#include <clgemm/clgemm.h>
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "gemm/context_registry.hpp"
+
+#include <new>
+#include <string>
+
+namespace {
+
+thread_local std::string last_error;
+
+// Runs `f` and converts every exception to a status; the C API must never let one escape.
+template <class F>
+clgemmStatus guarded(F&& f) noexcept {
+  try {
+    f();
+    last_error.clear();
+    return clgemmSuccess;
+  } catch (const clgemm::Error& e) {
+    last_error = e.what();
+    return static_cast<clgemmStatus>(static_cast<int>(e.status()));
+  } catch (const std::bad_alloc&) {
+    last_error = "out of host memory";
+    return clgemmOutOfResources;
+  } catch (const std::exception& e) {
+    last_error = e.what();
+    return clgemmInternalError;
+  } catch (...) {
+    last_error = "unknown exception";
+    return clgemmInternalError;
+  }
+}
+
+clgemm::GemmCall make_call(clgemmLayout layout, clgemmTranspose ta, clgemmTranspose tb, size_t m, size_t n, size_t k,
+                           float alpha, cl_mem a, size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset,
+                           size_t b_ld, float beta, cl_mem c, size_t c_offset, size_t c_ld) {
+  clgemm::GemmCall call;
+  call.layout = static_cast<clgemm::Layout>(layout);
+  call.a_transpose = static_cast<clgemm::Transpose>(ta);
+  call.b_transpose = static_cast<clgemm::Transpose>(tb);
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = alpha, call.beta = beta;
+  call.a = {a, a_offset, a_ld};
+  call.b = {b, b_offset, b_ld};
+  call.c = {c, c_offset, c_ld};
+  return call;
+}
+
+cl_command_queue queue_of(cl_command_queue* queue) {
+  if (!queue || !*queue) throw clgemm::Error(clgemm::Status::InvalidQueue, "queue is null; pass a pointer to a valid cl_command_queue");
+  return *queue;
+}
+
+}  // namespace
+
+extern "C" {
+
+clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                         size_t n, size_t k, float alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
+                         cl_mem b_buffer, size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,
+                         size_t c_ld, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm(make_call(layout, a_transpose, b_transpose, m, n, k, alpha, a_buffer, a_offset, a_ld, b_buffer,
+                           b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+                 queue_of(queue), event);
+  });
+}
+
+clgemmStatus clgemmSgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                size_t m, size_t n, size_t k, const float* alphas, cl_mem a_buffer,
+                                const size_t* a_offsets, size_t a_ld, cl_mem b_buffer, const size_t* b_offsets,
+                                size_t b_ld, const float* betas, cl_mem c_buffer, const size_t* c_offsets, size_t c_ld,
+                                size_t batch_count, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    if (batch_count == 0)
+      throw clgemm::Error(clgemm::Status::InvalidBatchCount, "batch_count is 0; a batched call needs at least one GEMM");
+    if (!alphas || !betas || !a_offsets || !b_offsets || !c_offsets)
+      throw clgemm::Error(clgemm::Status::InvalidArgument, "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
+    clgemm::gemm_batched(make_call(layout, a_transpose, b_transpose, m, n, k, 1.0f, a_buffer, 0, a_ld, b_buffer, 0,
+                                   b_ld, 0.0f, c_buffer, 0, c_ld),
+                         std::vector<float>(alphas, alphas + batch_count), std::vector<float>(betas, betas + batch_count),
+                         std::vector<size_t>(a_offsets, a_offsets + batch_count),
+                         std::vector<size_t>(b_offsets, b_offsets + batch_count),
+                         std::vector<size_t>(c_offsets, c_offsets + batch_count), queue_of(queue), event);
+  });
+}
+
+clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                       size_t m, size_t n, size_t k, float alpha, cl_mem a_buffer, size_t a_offset,
+                                       size_t a_ld, size_t a_stride, cl_mem b_buffer, size_t b_offset, size_t b_ld,
+                                       size_t b_stride, float beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
+                                       size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_strided_batched(make_call(layout, a_transpose, b_transpose, m, n, k, alpha, a_buffer, a_offset, a_ld,
+                                           b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+                                 a_stride, b_stride, c_stride, batch_count, queue_of(queue), event);
+  });
+}
+
+const char* clgemmStatusString(clgemmStatus status) {
+  return clgemm::status_name(static_cast<clgemm::Status>(static_cast<int>(status)));
+}
+
+const char* clgemmLastErrorMessage(void) { return last_error.c_str(); }
+
+clgemmStatus clgemmClearCache(void) {
+  return guarded([] { clgemm::detail::clear_contexts(); });
+}
+
+}  // extern "C"

@@ -1,0 +1,102 @@
+// gemm_api.cpp — the public gemm, gemm_batched and gemm_strided_batched: check, plan, enqueue.
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "gemm/context_registry.hpp"
+#include "gemm/gemm_checks.hpp"
+#include "gemm/gemm_exec.hpp"
+#include "runtime/cl_error.hpp"
+
+namespace clgemm {
+
+namespace {
+
+// Returns the event to the caller (who owns one reference to it).
+void hand_back(const cl::Event& ev, cl_event* out) {
+  if (!out) return;
+  *out = ev();
+  if (*out) clRetainEvent(*out);
+}
+
+// An event for a call that enqueued no work, so callers can wait on it uniformly.
+void hand_back_marker(cl_command_queue queue, cl_event* out) {
+  if (!out) return;
+  *out = nullptr;
+  const cl_int err = clEnqueueMarkerWithWaitList(queue, 0, nullptr, out);
+  if (err != CL_SUCCESS)
+    throw Error(Status::OpenCLError, std::string("clEnqueueMarkerWithWaitList failed with ") + detail::cl_error_name(err));
+}
+
+// What every entry point checks before anything else; false when there is nothing to compute.
+bool check_common(const GemmCall& call, cl_command_queue queue) {
+  detail::check_queue(queue);
+  detail::check_enums(call);
+  detail::check_index_range(call);
+  return call.m > 0 && call.n > 0;
+}
+
+void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_command_queue queue, cl_event* event,
+         const GemmOptions& options) {
+  const Context& ctx = detail::context_for_queue(queue);
+  detail::check_device(ctx.info());
+  const detail::RowMajorGemm g = detail::to_row_major(call);
+  if (call.layout == Layout::ColMajor && spec.arrays) std::swap(spec.a_offsets, spec.b_offsets);
+  if (call.layout == Layout::ColMajor) std::swap(spec.a_stride, spec.b_stride);
+  const cl::CommandQueue q(queue, true);
+  if (scale_only) {
+    hand_back(detail::enqueue_scale(ctx, q, g, spec), event);
+    return;
+  }
+  const GemmPlan plan = plan_gemm(ctx.info(), g.m, g.n, g.k, options);
+  hand_back(detail::enqueue_gemm(ctx, q, g, spec, plan), event);
+}
+
+}  // namespace
+
+void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const GemmOptions& options) {
+  if (!check_common(call, queue)) return hand_back_marker(queue, event);
+  detail::check_operands(call, {call.a.offset}, {call.b.offset}, {call.c.offset});
+  run(call, {}, call.k == 0 || call.alpha == 0.0f, queue, event, options);
+}
+
+void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
+                  const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
+                  const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event,
+                  const GemmOptions& options) {
+  const size_t count = alphas.size();
+  if (count == 0) throw Error(Status::InvalidBatchCount, "batch_count is 0; a batched call needs at least one GEMM");
+  const std::pair<const char*, size_t> sizes[] = {
+      {"betas", betas.size()}, {"a_offsets", a_offsets.size()}, {"b_offsets", b_offsets.size()}, {"c_offsets", c_offsets.size()}};
+  for (const auto& [name, size] : sizes)
+    if (size != count)
+      throw Error(Status::InvalidBatchCount, std::string(name) + " holds " + std::to_string(size) +
+                                                 " entries but alphas holds " + std::to_string(count) +
+                                                 "; every per-batch array needs batch_count entries");
+  if (!check_common(call, queue)) return hand_back_marker(queue, event);
+  // alpha varies per batch, so A and B are checked as if read (the kernel ignores them where
+  // alpha is 0, but must never read outside their buffers).
+  GemmCall checked = call;
+  checked.alpha = 1.0f;
+  detail::check_operands(checked, a_offsets, b_offsets, c_offsets);
+  detail::BatchSpec spec;
+  spec.count = count;
+  spec.arrays = true;
+  spec.alphas = alphas, spec.betas = betas;
+  spec.a_offsets = a_offsets, spec.b_offsets = b_offsets, spec.c_offsets = c_offsets;
+  run(call, spec, call.k == 0, queue, event, options);
+}
+
+void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride, size_t c_stride, size_t batch_count,
+                          cl_command_queue queue, cl_event* event, const GemmOptions& options) {
+  if (batch_count == 0) throw Error(Status::InvalidBatchCount, "batch_count is 0; a batched call needs at least one GEMM");
+  if (!check_common(call, queue)) return hand_back_marker(queue, event);
+  detail::check_operands(call, {call.a.offset, detail::last_offset(call.a.offset, a_stride, batch_count, "a")},
+                         {call.b.offset, detail::last_offset(call.b.offset, b_stride, batch_count, "b")},
+                         {call.c.offset, detail::last_offset(call.c.offset, c_stride, batch_count, "c")});
+  detail::BatchSpec spec;
+  spec.count = batch_count;
+  spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
+  run(call, spec, call.k == 0 || call.alpha == 0.0f, queue, event, options);
+}
+
+}  // namespace clgemm

@@ -1,0 +1,140 @@
+// gemm_checks.cpp — argument checks for gemm, gemm_batched and gemm_strided_batched.
+#include "gemm/gemm_checks.hpp"
+
+#include <clgemm/error.hpp>
+
+#include <algorithm>
+#include <climits>
+
+namespace clgemm::detail {
+
+namespace {
+
+std::string str(size_t v) { return std::to_string(v); }
+
+size_t mul(size_t a, size_t b, const std::string& what) {
+  size_t r;
+  if (__builtin_mul_overflow(a, b, &r)) throw Error(Status::SizeOverflow, what + " overflows: " + str(a) + " * " + str(b));
+  return r;
+}
+
+size_t add(size_t a, size_t b, const std::string& what) {
+  size_t r;
+  if (__builtin_add_overflow(a, b, &r)) throw Error(Status::SizeOverflow, what + " overflows: " + str(a) + " + " + str(b));
+  return r;
+}
+
+// Rows and columns of a stored operand as the caller sees it (in the call's layout).
+struct Stored {
+  const char* name;  // "a", "b", "c"
+  const MatrixRef* ref;
+  size_t rows, cols;
+};
+
+std::vector<Stored> stored_operands(const GemmCall& c, bool read_ab) {
+  std::vector<Stored> out;
+  if (read_ab) {
+    const bool ta = c.a_transpose == Transpose::Yes, tb = c.b_transpose == Transpose::Yes;
+    out.push_back({"a", &c.a, ta ? c.k : c.m, ta ? c.m : c.k});
+    out.push_back({"b", &c.b, tb ? c.n : c.k, tb ? c.k : c.n});
+  }
+  out.push_back({"c", &c.c, c.m, c.n});
+  return out;
+}
+
+}  // namespace
+
+void check_enums(const GemmCall& call) {
+  if (call.layout != Layout::RowMajor && call.layout != Layout::ColMajor)
+    throw Error(Status::InvalidLayout, "layout is " + std::to_string(int(call.layout)) +
+                                           "; it must be 101 (row-major) or 102 (column-major)");
+  if (call.a_transpose != Transpose::No && call.a_transpose != Transpose::Yes)
+    throw Error(Status::InvalidTranspose, "a_transpose is " + std::to_string(int(call.a_transpose)) +
+                                              "; it must be 111 (no) or 112 (yes)");
+  if (call.b_transpose != Transpose::No && call.b_transpose != Transpose::Yes)
+    throw Error(Status::InvalidTranspose, "b_transpose is " + std::to_string(int(call.b_transpose)) +
+                                              "; it must be 111 (no) or 112 (yes)");
+}
+
+void check_queue(cl_command_queue queue) {
+  if (!queue) throw Error(Status::InvalidQueue, "queue is null; pass a valid cl_command_queue");
+  cl_context ctx = nullptr;
+  if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr) != CL_SUCCESS || !ctx)
+    throw Error(Status::InvalidQueue, "queue is not a valid OpenCL command queue");
+}
+
+void check_device(const DeviceInfo& d) {
+  if (!d.available) throw Error(Status::Unsupported, "the queue's device " + d.name + " is not available");
+  if (!d.compiler_available)
+    throw Error(Status::Unsupported, "the queue's device " + d.name +
+                                         " has no OpenCL C compiler; clgemm builds its kernels from source");
+  if (d.max_work_group_size < 64 || d.local_mem_bytes < 16 * 1024)
+    throw Error(Status::Unsupported, "the queue's device " + d.name + " allows " + str(d.max_work_group_size) +
+                                         " work-items and " + str(d.local_mem_bytes) +
+                                         " bytes of local memory per group; clgemm needs at least 64 and 16 KiB");
+}
+
+void check_operands(const GemmCall& call, const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
+                    const std::vector<size_t>& c_offsets) {
+  const bool read_ab = call.k > 0 && call.alpha != 0.0f;
+  const bool row = call.layout == Layout::RowMajor;
+  for (const Stored& s : stored_operands(call, read_ab)) {
+    const std::string n = s.name;
+    // In row-major storage a row is contiguous, so ld counts elements per row; in column-major
+    // storage it counts elements per column.
+    const size_t inner = row ? s.cols : s.rows, outer = row ? s.rows : s.cols;
+    if (s.ref->ld < std::max<size_t>(1, inner))
+      throw Error(Status::InvalidLeadingDimension,
+                  n + "_ld is " + str(s.ref->ld) + " but must be at least " + str(std::max<size_t>(1, inner)) + " (the " +
+                      (row ? "columns" : "rows") + " of " + char(std::toupper(s.name[0])) + " as stored, " +
+                      str(s.rows) + "x" + str(s.cols) + ", " + (row ? "row" : "column") + "-major)");
+    if (!s.ref->buffer) throw Error(Status::InvalidBuffer, n + "_buffer is null");
+    size_t bytes = 0;
+    if (clGetMemObjectInfo(s.ref->buffer, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr) != CL_SUCCESS)
+      throw Error(Status::InvalidBuffer, n + "_buffer is not a valid OpenCL memory object");
+    if (outer == 0 || inner == 0) continue;
+    // Elements the matrix spans from its offset: (outer - 1) full leading dimensions plus one run.
+    const size_t span = add(mul(outer - 1, s.ref->ld, n + " extent"), inner, n + " extent");
+    const auto& offsets = s.name[0] == 'a' ? a_offsets : s.name[0] == 'b' ? b_offsets : c_offsets;
+    const size_t max_off = *std::max_element(offsets.begin(), offsets.end());
+    const size_t need = mul(add(max_off, span, n + " offset + extent"), sizeof(float), n + " size in bytes");
+    if (need > bytes)
+      throw Error(Status::BufferTooSmall, n + "_buffer holds " + str(bytes) + " bytes but " + n + "_offset " +
+                                              str(max_off) + " with " + n + "_ld " + str(s.ref->ld) + " and a " +
+                                              str(s.rows) + "x" + str(s.cols) + " matrix needs " + str(need) + " bytes");
+  }
+}
+
+size_t last_offset(size_t offset, size_t stride, size_t count, const char* name) {
+  return add(offset, mul(count - 1, stride, std::string(name) + " stride * (batch_count - 1)"),
+             std::string(name) + " offset of the last batch");
+}
+
+void check_index_range(const GemmCall& call) {
+  // Kernels index rows and columns with 32-bit ints and multiply by ld in 64 bits.
+  for (size_t v : {call.m, call.n, call.k, call.a.ld, call.b.ld, call.c.ld})
+    if (v > size_t(INT_MAX))
+      throw Error(Status::SizeOverflow, "a size or leading dimension of " + str(v) + " exceeds 2^31 - 1, the largest clgemm supports");
+}
+
+RowMajorGemm to_row_major(const GemmCall& c) {
+  RowMajorGemm r;
+  r.alpha = c.alpha;
+  r.beta = c.beta;
+  r.c = c.c;
+  const bool ta = c.a_transpose == Transpose::Yes, tb = c.b_transpose == Transpose::Yes;
+  if (c.layout == Layout::RowMajor) {
+    r.m = c.m, r.n = c.n, r.k = c.k;
+    r.a = c.a, r.b = c.b;
+    r.trans_a = ta, r.trans_b = tb;
+  } else {
+    // Column-major C is row-major C^T = op(B)^T · op(A)^T. A column-major matrix is the row-major
+    // view of its transpose, so op(B)^T is the stored B read "as is" when B is not transposed.
+    r.m = c.n, r.n = c.m, r.k = c.k;
+    r.a = c.b, r.b = c.a;
+    r.trans_a = tb, r.trans_b = ta;
+  }
+  return r;
+}
+
+}  // namespace clgemm::detail

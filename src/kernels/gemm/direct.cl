@@ -1,0 +1,141 @@
+// direct.cl — the production kernel for small and odd shapes: C = alpha·op(A)·op(B) + beta·C read
+// and written in place (no temporaries), with leading dimensions, offsets, transposes and batches.
+//
+// Design: the register-blocked scheme of ladder rung 6 at a modest size (a work-group computes a
+// TM×TN tile of C, each work-item a WM×WN block), with every load guarded instead of padded, so
+// any m, n, k works with no copies. Guards cost little here: these shapes are small, or their
+// ragged edges are a thin fraction of the work. All work-items take part in every load and
+// reach every barrier; only stores inside C happen.
+//
+// Operands are row-major views (the host turns column-major calls into row-major ones by swapping
+// A and B). TRANS_A = 0: A is m×k with element (i, p) at A[i·lda + p]; TRANS_A = 1: A is stored
+// k×m, op(A)(i, p) = A[p·lda + i]. Likewise for B (k×n, or n×k when TRANS_B).
+//
+// Batches run along the third NDRange dimension. BATCH_ARRAYS = 0: offsets advance by a fixed
+// stride per batch and alpha/beta are kernel arguments. BATCH_ARRAYS = 1: per-batch alpha, beta and
+// offsets come from the two small buffers `scalars` (alpha, beta pairs) and `offsets` (a, b, c
+// triples).
+
+#ifndef TM
+#define TM 64       // rows of C per work-group
+#endif
+#ifndef TN
+#define TN 64       // columns of C per work-group
+#endif
+#ifndef TK
+#define TK 16       // depth of the A and B tiles held in local memory
+#endif
+#ifndef WM
+#define WM 4        // rows of C per work-item
+#endif
+#ifndef WN
+#define WN 4        // columns of C per work-item
+#endif
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+#ifndef BATCH_ARRAYS
+#define BATCH_ARRAYS 0
+#endif
+
+#define RX (TN / WN)          // work-items along n
+#define RY (TM / WM)          // work-items along m
+#define THREADS (RX * RY)
+#if TM % WM != 0 || TN % WN != 0
+#error "TM must be a multiple of WM and TN of WN"
+#endif
+#if (TM * TK) % THREADS != 0 || (TK * TN) % THREADS != 0
+#error "each work-item must load a whole number of A and B elements per tile"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(RX, RY, 1)))
+void gemm_direct(const int M, const int N, const int K, float alpha, float beta,
+                 __global const float* restrict A, ulong a_offset, const int lda, const ulong a_stride,
+                 __global const float* restrict B, ulong b_offset, const int ldb, const ulong b_stride,
+                 __global float* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
+                 __global const float* restrict scalars, __global const ulong* restrict offsets) {
+  const int batch = get_group_id(2);
+#if BATCH_ARRAYS
+  alpha = scalars[2 * batch];
+  beta = scalars[2 * batch + 1];
+  a_offset = offsets[3 * batch];
+  b_offset = offsets[3 * batch + 1];
+  c_offset = offsets[3 * batch + 2];
+#else
+  a_offset += batch * a_stride;
+  b_offset += batch * b_stride;
+  c_offset += batch * c_stride;
+#endif
+  A += a_offset;
+  B += b_offset;
+  C += c_offset;
+
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int tid = ty * RX + tx;
+  const int row0 = get_group_id(1) * TM, col0 = get_group_id(0) * TN;
+
+  // As holds op(A) transposed (k-major) so a work-item reads its WM values of one k as neighbours;
+  // +1 column of padding keeps the transposing stores from landing in one bank.
+  __local float As[TK][TM + 1];
+  __local float Bs[TK][TN];
+
+  float acc[WM][WN];
+  for (int i = 0; i < WM; ++i)
+    for (int j = 0; j < WN; ++j) acc[i][j] = 0.0f;
+
+  for (int k0 = 0; k0 < K; k0 += TK) {
+    // Each work-item loads (TM·TK)/THREADS elements of A. The index split makes consecutive
+    // work-items walk the operand's contiguous dimension, so loads coalesce in both layouts.
+    for (int e = tid; e < TM * TK; e += THREADS) {
+#if TRANS_A
+      const int i = e % TM, p = e / TM;  // stored k×m: contiguous along i
+      const int gi = row0 + i, gp = k0 + p;
+      As[p][i] = (gi < M && gp < K) ? A[(size_t)gp * lda + gi] : 0.0f;
+#else
+      const int p = e % TK, i = e / TK;  // stored m×k: contiguous along p
+      const int gi = row0 + i, gp = k0 + p;
+      As[p][i] = (gi < M && gp < K) ? A[(size_t)gi * lda + gp] : 0.0f;
+#endif
+    }
+    for (int e = tid; e < TK * TN; e += THREADS) {
+#if TRANS_B
+      const int p = e % TK, j = e / TK;  // stored n×k: contiguous along p
+      const int gp = k0 + p, gj = col0 + j;
+      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gj * ldb + gp] : 0.0f;
+#else
+      const int j = e % TN, p = e / TN;  // stored k×n: contiguous along j
+      const int gp = k0 + p, gj = col0 + j;
+      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gp * ldb + gj] : 0.0f;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int p = 0; p < TK; ++p) {
+      float a[WM], b[WN];
+      // Rows ty, ty+RY, ...: neighbouring work-items read neighbouring words (no bank conflict),
+      // and the same holds for columns.
+      for (int i = 0; i < WM; ++i) a[i] = As[p][ty + i * RY];
+      for (int j = 0; j < WN; ++j) b[j] = Bs[p][tx + j * RX];
+      for (int i = 0; i < WM; ++i)
+        for (int j = 0; j < WN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+
+  for (int i = 0; i < WM; ++i) {
+    const int gi = row0 + ty + i * RY;
+    if (gi >= M) continue;
+    for (int j = 0; j < WN; ++j) {
+      const int gj = col0 + tx + j * RX;
+      if (gj >= N) continue;
+      __global float* c = C + (size_t)gi * ldc + gj;
+      // alpha == 0: the product does not count (BLAS semantics), even if A or B hold Inf or NaN.
+      // beta == 0: C is not read, so NaN or Inf left in it cannot leak into the result.
+      const float t = (alpha == 0.0f) ? 0.0f : alpha * acc[i][j];
+      *c = (beta == 0.0f) ? t : t + beta * *c;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// cmd_plan.cpp — `clgemm plan`: shows how the library would run a GEMM of a given shape.
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "cli_common.hpp"
+
+#include <clgemm/cpu.hpp>
+
+#include <chrono>
+#include <iostream>
+
+namespace clgemm::cli {
+
+namespace {
+
+struct PlanOptions {
+  DeviceOptions dev;
+  size_t m = 0, n = 0, k = 0;
+  std::string path = "auto";
+  int rung = 0;
+  bool run = false;
+  int repeat = 10;
+};
+
+using Clock = std::chrono::steady_clock;
+
+// Runs the planned GEMM through the public API: the first call (which builds or loads the
+// kernels) timed on the host clock, then `repeat` warm calls; checked once against float64.
+nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const GemmOptions& go) {
+  Context ctx(d);
+  const GemmShape s{o.m, o.n, o.k};
+  std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
+  cpu::fill_random(a, 1);
+  cpu::fill_random(b, 2);
+  cl::Buffer da(ctx.context(), CL_MEM_COPY_HOST_PTR, a.size() * 4, a.data());
+  cl::Buffer db(ctx.context(), CL_MEM_COPY_HOST_PTR, b.size() * 4, b.data());
+  cl::Buffer dc = ctx.buffer(c.size() * 4);
+  GemmCall call;
+  call.m = s.m, call.n = s.n, call.k = s.k;
+  call.a = {da(), 0, s.k};
+  call.b = {db(), 0, s.n};
+  call.c = {dc(), 0, s.n};
+  auto once = [&] {
+    const auto t0 = Clock::now();
+    gemm(call, ctx.queue()(), nullptr, go);
+    ctx.queue().finish();
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  const double first = once();
+  ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.size() * 4, c.data());
+  const double err = cpu::relative_error(c.data(), cpu::gemm_reference_f64(s, a.data(), b.data()).data(), c.size());
+  std::vector<double> warm;
+  for (int i = 0; i < o.repeat; ++i) warm.push_back(once());
+  const double med = median(warm);
+  return {{"first_call_s", first}, {"warm_median_s", med}, {"warm_gflops", gemm_flops(s) / med * 1e-9},
+          {"relative_error", err}, {"correct", err <= cpu::gemm_tolerance(s.k)},
+          {"program_cache_dir", ctx.program_cache_dir()}};
+}
+
+void run_plan(const PlanOptions& o) {
+  const DeviceInfo d = open_device(o.dev);
+  GemmOptions go;
+  go.force_path = o.path == "direct" ? GemmPath::Direct : o.path == "packed" ? GemmPath::Packed : GemmPath::Auto;
+  go.force_rung = o.rung;
+  const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
+  nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
+                        {"path", plan.path == GemmPath::Packed ? "packed" : "direct"}, {"rung", plan.rung},
+                        {"params", plan.params}, {"reason", plan.reason}};
+  if (o.run) doc["run"] = run_planned(d, o, go);
+  emit_json(o.dev, doc);
+  if (o.dev.json) return;
+  std::cout << o.m << "x" << o.n << "x" << o.k << " on " << d.name << ": " << plan.describe() << "\n";
+  if (o.run) {
+    const auto& r = doc["run"];
+    std::cout << "first call " << fixed(r["first_call_s"].get<double>() * 1e3, 1) << " ms (kernel build or cache load "
+              << "included; program cache: " << (r["program_cache_dir"].get<std::string>().empty() ? "off" : r["program_cache_dir"].get<std::string>())
+              << "), then median " << fixed(r["warm_median_s"].get<double>() * 1e3, 3) << " ms = "
+              << fixed(r["warm_gflops"].get<double>(), 1) << " GFLOP/s over " << o.repeat
+              << " calls (host clock, with finish); relative error " << sci(r["relative_error"].get<double>()) << "\n";
+    if (!r["correct"].get<bool>()) throw Error(Status::InternalError, "the planned GEMM gave a wrong result");
+  }
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app) {
+  auto o = std::make_shared<PlanOptions>();
+  auto* cmd = app.add_subcommand("plan", "show which kernel and parameters clgemm uses for a GEMM shape");
+  add_device_options(*cmd, o->dev);
+  cmd->add_option("--m", o->m, "rows of op(A) and C")->required()->check(kPositiveSize);
+  cmd->add_option("--n", o->n, "columns of op(B) and C")->required()->check(kPositiveSize);
+  cmd->add_option("--k", o->k, "columns of op(A), rows of op(B)")->required()->check(kPositiveSize);
+  cmd->add_option("--path", o->path, "force a path: auto, direct or packed")
+      ->check(CLI::IsMember({"auto", "direct", "packed"}));
+  cmd->add_option("--rung", o->rung, "with --path packed: the ladder rung to use")->check(CLI::Range(1, 99));
+  cmd->add_flag("--run", o->run, "also run it through the public API: first-call latency, then warm calls");
+  cmd->add_option("--repeat,-r", o->repeat, "warm calls with --run")->check(CLI::Range(1, 100000));
+  cmd->callback([o] { run_plan(*o); });
+}
+
+}  // namespace clgemm::cli
