@@ -24,6 +24,9 @@ std::string describe(const RungParams& rp) {
   return out;
 }
 
+// Readable test names in CTest's listing instead of a byte dump.
+void PrintTo(const RungParams& rp, std::ostream* os) { *os << describe(rp); }
+
 // Legal, deliberately unusual sets: WIDTH 1, 2 and 8, one work-item per row, rectangular tiles
 // and blocks, tiles that split unevenly between A and B.
 const std::vector<RungParams> kLegal = {

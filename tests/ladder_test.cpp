@@ -16,6 +16,17 @@ std::vector<int> all_rungs() {
   return out;
 }
 
+}  // namespace
+}  // namespace clgemm::test
+
+namespace clgemm {
+// Readable parameter names in test listings.
+inline void PrintTo(const GemmShape& s, std::ostream* os) { *os << s.m << "x" << s.n << "x" << s.k; }
+}  // namespace clgemm
+
+namespace clgemm::test {
+namespace {
+
 const std::vector<GemmShape> kShapes = {
     {1, 1, 1}, {7, 13, 5}, {63, 65, 127}, {129, 127, 257}, {256, 256, 256}, {1000, 3, 17},
 };
