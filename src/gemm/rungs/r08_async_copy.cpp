@@ -14,6 +14,14 @@ GemmKernelDescriptor rung08_async_copy() {
   // are each one contiguous block, so each arrives with a single async_work_group_copy.
   d.a_panel = [](const KernelParams& ps) { return size_t(p(ps, "TSM")); };
   d.b_panel = [](const KernelParams& ps) { return size_t(p(ps, "TSN")); };
+  // A flat work-group (see the kernel): NVIDIA spreads async copies over the x dimension only.
+  d.global = [](const GemmShape& s, const KernelParams& ps) {
+    const size_t items = size_t((p(ps, "TSM") / p(ps, "WPTM")) * (p(ps, "TSN") / p(ps, "WPTN")));
+    return cl::NDRange(s.n / p(ps, "TSN") * items, s.m / p(ps, "TSM"));
+  };
+  d.local = [](const KernelParams& ps) {
+    return cl::NDRange((p(ps, "TSM") / p(ps, "WPTM")) * (p(ps, "TSN") / p(ps, "WPTN")), 1);
+  };
   return d;
 }
 

@@ -12,11 +12,11 @@
 // more work-groups per SM), and the implementation is free to move the data the best way the
 // hardware has — a DMA engine, or asynchronous global→shared copies that bypass registers.
 // Whether it IS faster depends entirely on the OpenCL implementation: one that runs each copy as
-// a plain loop over the work-items is no better than rung 6. An earlier version of this rung made
-// 2·TSK copies of one tile row each (the operands in plain row-major order); NVIDIA's driver ran
-// it at about 5.5 TFLOP/s on an H200 at 4096³ against 45 for rung 6, which is why the packing
-// moved into the preparation pass: a built-in's cost per call matters as much as its bandwidth.
-// Measure it (docs/ladder.md has the numbers).
+// a plain loop over the work-items followed by a barrier (NVIDIA's does) is no better than rung
+// 6. The first versions of this rung ran at under 6 TFLOP/s on an H200 (rung 6: 45), first with
+// 2·TSK row copies per tile, then with panel packing; the PTX showed why (see the note at the
+// kernel): the copy loop used only the x dimension of a 2D work-group. Measure, and read what the
+// compiler made of a built-in (docs/ladder.md has the numbers).
 //
 // Rules the built-ins impose: every work-item of the group must reach each async_work_group_copy
 // and wait_group_events with the same arguments — all arguments here depend only on the group
@@ -96,11 +96,17 @@ event_t copy_tile(__local floatW* As, __local floatW* Bs, __global const floatW*
   return async_work_group_copy(Bs, B_panel + t * TSNV, TSK * TSNV, ev);
 }
 
-__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+// The work-group is one-dimensional (RTSN·RTSM work-items along x) and each work-item derives its
+// 2D position from its flat id. The reason is in NVIDIA's PTX for async_work_group_copy: a copy
+// loop over get_local_id(0) with stride get_local_size(0), then a barrier — the y dimension is
+// ignored, so with a 16×16 group all 16 rows of work-items copied the same elements (16× the
+// loads). The OpenCL spec leaves the distribution to the implementation; a flat group makes every
+// implementation spread the copy over all work-items.
+__kernel __attribute__((reqd_work_group_size(RTSN * RTSM, 1, 1)))
 void gemm_async_copy(const int M, const int N, const int K,
                      __global const float* restrict At, __global const float* restrict B,
                      __global float* restrict C) {
-  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int tx = get_local_id(0) % RTSN, ty = get_local_id(0) / RTSN;
   const int NV = N / WIDTH;                // row length of C in vectors
   const int n0v = get_group_id(0) * TSNV;  // first column of this group's C tile, in vectors
   // This group's panels: panel g of At holds columns [g·TSM, (g+1)·TSM) of At for all K rows,
