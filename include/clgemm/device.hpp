@@ -28,6 +28,8 @@ struct DeviceInfo {
   bool fp64 = false;
   bool available = true;           // CL_DEVICE_AVAILABLE
   bool compiler_available = true;  // CL_DEVICE_COMPILER_AVAILABLE: clgemm builds kernels from source
+  size_t registers_per_work_group = 0;  // NVIDIA only (cl_nv_device_attribute_query); 0 = unknown
+  std::string architecture;        // e.g. "sm_90" on NVIDIA; the PoCL target CPU ("skylake-avx512"); else 
   std::vector<std::string> extensions;  // all extensions the device reports
   cl::Device device;
 

@@ -39,20 +39,20 @@ struct GemmCall {
 enum class GemmPath {
   Auto,    // let the planner choose
   Direct,  // one kernel that reads the operands in place, with edge guards and the alpha/beta epilogue
-  Packed,  // copy op(A) and op(B) into padded temporaries, run a fast ladder kernel, then the epilogue
+  Packed,  // pack op(A) (transposed) and op(B) into padded temporaries unless already in that form,
+           // then the tunable xgemm kernel, which writes alpha·A·B + beta·C straight into C
 };
 
 struct GemmPlan {
   GemmPath path = GemmPath::Direct;
-  int rung = 0;              // ladder rung used by the packed path
-  KernelParams params;       // kernel parameters
-  std::string reason;        // why the planner chose this
+  KernelParams params;       // parameters of the path's kernel (direct or xgemm)
+  std::string source;        // where the parameters came from: a tuning database entry, or defaults
+  std::string reason;        // why the planner chose this path
   std::string describe() const;
 };
 
 struct GemmOptions {
   GemmPath force_path = GemmPath::Auto;
-  int force_rung = 0;            // with Packed: the ladder rung (0 = the planner's choice)
   KernelParams force_params;     // overrides for the chosen kernel's parameters
 };
 

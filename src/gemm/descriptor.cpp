@@ -38,6 +38,13 @@ std::string build_options(const KernelParams& ps) {
   return out;
 }
 
+namespace {
+// "rung 6 (register-blocking)" for ladder kernels, "kernel xgemm" for production ones.
+std::string label(const GemmKernelDescriptor& d) {
+  return d.info.number > 0 ? "rung " + std::to_string(d.info.number) + " (" + d.info.id + ")" : "kernel " + d.info.id;
+}
+}  // namespace
+
 KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides) {
   KernelParams ps;
   const bool cpu = dev.kind == DeviceKind::CPU;
@@ -46,16 +53,16 @@ KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev
     if (!ps.count(name)) {
       std::string known;
       for (const auto& spec : d.params) known += (known.empty() ? "" : ", ") + spec.name;
-      throw Error(Status::InvalidArgument, "rung " + std::to_string(d.info.number) + " (" + d.info.id +
-                                               ") has no parameter '" + name + "'; its parameters are: " +
+      throw Error(Status::InvalidArgument, label(d) +
+                                               " has no parameter '" + name + "'; its parameters are: " +
                                                (known.empty() ? "(none)" : known));
     }
     ps[name] = value;
   }
   for (const auto& c : d.constraints) {
     if (!c.holds(ps, dev))
-      throw Error(Status::InvalidArgument, "rung " + std::to_string(d.info.number) + " (" + d.info.id +
-                                               "): parameters " + build_options(ps) + " break the constraint '" +
+      throw Error(Status::InvalidArgument, label(d) +
+                                               ": parameters " + build_options(ps) + " break the constraint '" +
                                                c.name + "'");
   }
   // Device limits: checked here so a bad configuration is a clear error, not a failed launch.
@@ -64,20 +71,27 @@ KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev
   for (size_t i = 0; i < local.dimensions(); ++i) {
     items *= local[i];
     if (i < dev.max_work_item_sizes.size() && local[i] > dev.max_work_item_sizes[i])
-      throw Error(Status::OutOfResources, "rung " + std::to_string(d.info.number) + ": work-group dimension " +
+      throw Error(Status::OutOfResources, label(d) + ": work-group dimension " +
                                               std::to_string(i) + " is " + std::to_string(local[i]) +
                                               ", more than the device's " +
                                               std::to_string(dev.max_work_item_sizes[i]));
   }
   if (items > dev.max_work_group_size)
-    throw Error(Status::OutOfResources, "rung " + std::to_string(d.info.number) + ": " + std::to_string(items) +
+    throw Error(Status::OutOfResources, label(d) + ": " + std::to_string(items) +
                                             " work-items per group with " + build_options(ps) +
                                             ", more than the device's " + std::to_string(dev.max_work_group_size));
   const size_t lmem = d.local_bytes ? d.local_bytes(ps) : 0;
   if (lmem > dev.local_mem_bytes)
-    throw Error(Status::OutOfResources, "rung " + std::to_string(d.info.number) + ": " + std::to_string(lmem) +
+    throw Error(Status::OutOfResources, label(d) + ": " + std::to_string(lmem) +
                                             " bytes of local memory with " + build_options(ps) +
                                             ", more than the device's " + std::to_string(dev.local_mem_bytes));
+  if (d.registers && dev.registers_per_work_group) {
+    const size_t regs = d.registers(ps);
+    if (regs > 255 || regs * items > dev.registers_per_work_group)
+      throw Error(Status::OutOfResources, label(d) + ": about " + std::to_string(regs) +
+                                              " registers per work-item with " + build_options(ps) + " exceeds the device's " +
+                                              std::to_string(dev.registers_per_work_group) + " per work-group (or 255)");
+  }
   return ps;
 }
 

@@ -16,6 +16,7 @@ struct ParamSpec {
   long gpu_default;     // default on GPUs and accelerators
   long cpu_default;     // default on CPU devices (PoCL): smaller tiles, fewer work-items
   std::string meaning;  // one line for documentation and error messages
+  std::vector<long> values = {};  // the tuner's search space for this parameter (empty: not tuned)
 };
 
 // A named predicate over parameter values and the device, e.g. "TS divisible by WPT".
@@ -49,6 +50,9 @@ struct GemmKernelDescriptor {
   std::function<cl::NDRange(const KernelParams&)> local;
   // Bytes of local memory the kernel declares, to reject configurations before building.
   std::function<size_t(const KernelParams&)> local_bytes;
+  // A rough count of 32-bit registers per work-item (0 = unknown), checked against the device
+  // where it reports its register file (NVIDIA), so hopeless configurations are never built.
+  std::function<size_t(const KernelParams&)> registers;
 };
 
 // The ladder, in order. Each entry comes from its own file in src/gemm/rungs/.

@@ -1,11 +1,12 @@
-// gemm_exec.cpp — enqueues the direct kernel, the packed path (pack A and B, fast ladder kernel,
-// epilogue) and the beta-only scaling.
+// gemm_exec.cpp — enqueues the direct kernel, the packed path (pack A and B where needed, then the
+// tunable xgemm kernel, which applies alpha and beta itself) and the beta-only scaling.
 #include "gemm/gemm_exec.hpp"
 
 #include <clgemm/error.hpp>
 
 #include "gemm/descriptor.hpp"
 #include "gemm/direct_kernel.hpp"
+#include "gemm/xgemm_kernel.hpp"
 #include "gemm/operand_prep.hpp"
 #include "runtime/cl_error.hpp"
 
@@ -13,7 +14,7 @@ namespace clgemm::detail {
 
 namespace {
 
-constexpr size_t kEpilogueX = 32, kEpilogueY = 8;
+constexpr size_t kScaleX = 32, kScaleY = 8;
 
 // alpha, beta and the three offsets of batch `i`.
 struct BatchItem {
@@ -38,31 +39,6 @@ class Chain {
  private:
   std::vector<cl::Event> last_;
 };
-
-cl::Kernel epilogue_kernel(const Context& ctx, bool has_product) {
-  return ctx.kernel({"util/epilogue.cl"},
-                    "-DWG_X=" + std::to_string(kEpilogueX) + " -DWG_Y=" + std::to_string(kEpilogueY) +
-                        " -DHAS_PRODUCT=" + (has_product ? "1" : "0"),
-                    "gemm_epilogue");
-}
-
-void enqueue_epilogue(const cl::CommandQueue& q, cl::Kernel& k, const RowMajorGemm& g, const BatchItem& it,
-                      const cl::Buffer* product, size_t ldt, const cl::Buffer& c, Chain& chain) {
-  k.setArg(0, cl_int(g.m));
-  k.setArg(1, cl_int(g.n));
-  k.setArg(2, it.alpha);
-  k.setArg(3, it.beta);
-  if (product) k.setArg(4, *product);
-  else k.setArg(4, sizeof(cl_mem), nullptr);
-  k.setArg(5, cl_int(ldt));
-  k.setArg(6, c);
-  k.setArg(7, cl_ulong(it.c));
-  k.setArg(8, cl_int(g.c.ld));
-  cl::Event ev;
-  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(g.n, kEpilogueX), round_up(g.m, kEpilogueY)),
-                         cl::NDRange(kEpilogueX, kEpilogueY), chain.wait(), &ev);
-  chain.push(ev);
-}
 
 cl::Event enqueue_direct(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
                          const GemmPlan& plan) {
@@ -110,47 +86,65 @@ cl::Event enqueue_direct(const Context& ctx, const cl::CommandQueue& q, const Ro
 
 cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
                          const GemmPlan& plan) {
-  const GemmKernelDescriptor& d = ladder_descriptor(plan.rung);
-  const Multiples mult = d.multiples(plan.params);
-  const size_t pm = round_up(g.m, mult.m), pn = round_up(g.n, mult.n), pk = round_up(g.k, mult.k);
-  const bool a_t = d.a_form == OperandForm::Transposed, b_t = d.b_form == OperandForm::Transposed;
+  const GemmKernelDescriptor& d = xgemm_descriptor();
+  const KernelParams& ps = plan.params;
+  const size_t mwg = p(ps, "MWG"), nwg = p(ps, "NWG"), kwg = p(ps, "KWG"), vwm = p(ps, "VWM"), vwn = p(ps, "VWN");
+  const size_t pm = round_up(g.m, mwg), pn = round_up(g.n, nwg), pk = round_up(g.k, kwg);
+
+  // The kernel wants At (K×M) and B (K×N), padded to whole tiles, rows starting on vector
+  // boundaries. An operand stored that way already (A transposed, B not, sizes multiples of the
+  // tile, leading dimension and every batch's offset multiples of the vector width) is read in
+  // place; any other is packed into a temporary.
+  auto aligned = [&](size_t ld, size_t offset, size_t stride, const std::vector<size_t>& offsets, size_t w) {
+    bool ok = ld % w == 0 && offset % w == 0 && stride % w == 0;
+    for (size_t off : offsets) ok = ok && off % w == 0;  // per-batch offsets (batched calls)
+    return ok;
+  };
+  const bool a_in_place =
+      g.trans_a && g.m == pm && g.k == pk && aligned(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
+  const bool b_in_place =
+      !g.trans_b && g.n == pn && g.k == pk && aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
+  // Whole-vector stores into C need every row of every batch to start on a vector boundary.
+  const bool c_vec = aligned(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
 
   // Build everything and allocate before enqueueing anything.
-  std::vector<std::string> sources = d.sources;
-  sources.push_back(d.info.file);
-  cl::Kernel fast = ctx.kernel(sources, build_options(plan.params), d.entry);
-  cl::Kernel epi = epilogue_kernel(ctx, true);
-  const size_t a_panel = d.a_panel ? d.a_panel(plan.params) : 0, b_panel = d.b_panel ? d.b_panel(plan.params) : 0;
-  for (bool transpose : {false, true}) {
-    build_prepare_operand(ctx, transpose, a_panel);
-    build_prepare_operand(ctx, transpose, b_panel);
-  }
-  cl::Buffer ap = ctx.buffer(pm * pk * sizeof(float)), bp = ctx.buffer(pk * pn * sizeof(float)),
-             t = ctx.buffer(pm * pn * sizeof(float));
+  cl::Kernel k = ctx.kernel({d.info.file}, build_options(ps) + " -DC_VEC=" + (c_vec ? "1" : "0"), d.entry);
+  if (!a_in_place) build_prepare_operand(ctx, !g.trans_a);
+  if (!b_in_place) build_prepare_operand(ctx, g.trans_b);
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
+  cl::Buffer ap = a_in_place ? a : ctx.buffer(pk * pm * sizeof(float));
+  cl::Buffer bp = b_in_place ? b : ctx.buffer(pk * pn * sizeof(float));
 
   Chain chain;
   for (size_t i = 0; i < s.count; ++i) {
     const BatchItem it = batch_item(g, s, i);
-    // op(A) as stored is m×k (or k×m when transposed); the kernel wants op(A) (m×k) or its
-    // transpose (k×m): transposing is needed exactly when those two differ.
-    MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
-    chain.push(enqueue_prepare_operand(ctx, q, av, g.trans_a != a_t, ap, a_t ? pk : pm, a_t ? pm : pk, chain.wait(),
-                                       a_panel));
-    MatrixView bv{&b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
-    chain.push(enqueue_prepare_operand(ctx, q, bv, g.trans_b != b_t, bp, b_t ? pn : pk, b_t ? pk : pn, chain.wait(),
-                                       b_panel));
-    fast.setArg(0, cl_int(pm));
-    fast.setArg(1, cl_int(pn));
-    fast.setArg(2, cl_int(pk));
-    fast.setArg(3, ap);
-    fast.setArg(4, bp);
-    fast.setArg(5, t);
+    if (!a_in_place) {
+      // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
+      MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
+      chain.push(enqueue_prepare_operand(ctx, q, av, !g.trans_a, ap, pk, pm, chain.wait()));
+    }
+    if (!b_in_place) {
+      MatrixView bv{&b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
+      chain.push(enqueue_prepare_operand(ctx, q, bv, g.trans_b, bp, pk, pn, chain.wait()));
+    }
+    int arg = 0;
+    k.setArg(arg++, cl_int(g.m));
+    k.setArg(arg++, cl_int(g.n));
+    k.setArg(arg++, cl_int(pk));
+    k.setArg(arg++, it.alpha);
+    k.setArg(arg++, it.beta);
+    k.setArg(arg++, ap);
+    k.setArg(arg++, cl_ulong(a_in_place ? it.a / vwm : 0));
+    k.setArg(arg++, cl_int(a_in_place ? g.a.ld / vwm : pm / vwm));
+    k.setArg(arg++, bp);
+    k.setArg(arg++, cl_ulong(b_in_place ? it.b / vwn : 0));
+    k.setArg(arg++, cl_int(b_in_place ? g.b.ld / vwn : pn / vwn));
+    k.setArg(arg++, c);
+    k.setArg(arg++, cl_ulong(it.c));
+    k.setArg(arg++, cl_int(g.c.ld));
     cl::Event ev;
-    q.enqueueNDRangeKernel(fast, cl::NullRange, d.global({pm, pn, pk}, plan.params), d.local(plan.params),
-                           chain.wait(), &ev);
+    q.enqueueNDRangeKernel(k, cl::NullRange, d.global({pm, pn, pk}, ps), d.local(ps), chain.wait(), &ev);
     chain.push(ev);
-    enqueue_epilogue(q, epi, g, it, &t, pn, c, chain);
   }
   return chain.last();
 }
@@ -159,10 +153,23 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
 
 cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s) {
   return guard_cl("enqueueing C = beta*C", [&] {
-    cl::Kernel epi = epilogue_kernel(ctx, false);
+    cl::Kernel k = ctx.kernel({"util/scale.cl"}, "-DWG_X=" + std::to_string(kScaleX) + " -DWG_Y=" + std::to_string(kScaleY),
+                              "gemm_scale");
     cl::Buffer c = wrap(g.c.buffer);
     Chain chain;
-    for (size_t i = 0; i < s.count; ++i) enqueue_epilogue(q, epi, g, batch_item(g, s, i), nullptr, 0, c, chain);
+    for (size_t i = 0; i < s.count; ++i) {
+      const BatchItem it = batch_item(g, s, i);
+      k.setArg(0, cl_int(g.m));
+      k.setArg(1, cl_int(g.n));
+      k.setArg(2, it.beta);
+      k.setArg(3, c);
+      k.setArg(4, cl_ulong(it.c));
+      k.setArg(5, cl_int(g.c.ld));
+      cl::Event ev;
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(g.n, kScaleX), round_up(g.m, kScaleY)),
+                             cl::NDRange(kScaleX, kScaleY), chain.wait(), &ev);
+      chain.push(ev);
+    }
     return chain.last();
   });
 }

@@ -37,6 +37,30 @@ std::string device_list_text(const std::vector<DeviceInfo>& devices) {
   return os.str();
 }
 
+// Tuning results carry over between devices of one architecture, so the database can fall back
+// to it: NVIDIA reports its compute capability, PoCL names the CPU it compiles for.
+std::string architecture_of(DeviceInfo& d) {
+  if (d.has_extension("cl_nv_device_attribute_query")) {
+    cl_uint major = 0, minor = 0, regs = 0;
+    const cl_device_id id = d.device();
+    // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / MINOR_NV / CL_DEVICE_REGISTERS_PER_BLOCK_NV
+    if (clGetDeviceInfo(id, 0x4000, sizeof major, &major, nullptr) == CL_SUCCESS &&
+        clGetDeviceInfo(id, 0x4001, sizeof minor, &minor, nullptr) == CL_SUCCESS) {
+      if (clGetDeviceInfo(id, 0x4002, sizeof regs, &regs, nullptr) == CL_SUCCESS) d.registers_per_work_group = regs;
+      return "sm_" + std::to_string(major) + std::to_string(minor);
+    }
+  }
+  // PoCL: "pthread-skylake-avx512-Intel(R) ..." or "cpu-skylake-avx512-..."; the version string
+  // carries "HSTR: pthread-x86_64-pc-linux-gnu-skylake-avx512".
+  const auto hstr = d.version.find("HSTR: ");
+  if (hstr != std::string::npos) {
+    const std::string target = d.version.substr(hstr + 6);
+    const auto last = target.rfind("-gnu-");
+    return last != std::string::npos ? target.substr(last + 5) : target;
+  }
+  return "";
+}
+
 }  // namespace
 
 bool DeviceInfo::has_extension(const std::string& ext) const {
@@ -79,6 +103,7 @@ DeviceInfo describe_device(const cl::Device& dev) {
     for (std::string e; exts >> e;) d.extensions.push_back(e);
     d.available = dev.getInfo<CL_DEVICE_AVAILABLE>();
     d.compiler_available = dev.getInfo<CL_DEVICE_COMPILER_AVAILABLE>();
+    d.architecture = architecture_of(d);
     d.fp64 = d.has_extension("cl_khr_fp64") || dev.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
     return d;
   });

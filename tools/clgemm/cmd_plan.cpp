@@ -17,7 +17,6 @@ struct PlanOptions {
   DeviceOptions dev;
   size_t m = 0, n = 0, k = 0;
   std::string path = "auto";
-  int rung = 0;
   bool run = false;
   int repeat = 10;
 };
@@ -61,11 +60,10 @@ void run_plan(const PlanOptions& o) {
   const DeviceInfo d = open_device(o.dev);
   GemmOptions go;
   go.force_path = o.path == "direct" ? GemmPath::Direct : o.path == "packed" ? GemmPath::Packed : GemmPath::Auto;
-  go.force_rung = o.rung;
   const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
-                        {"path", plan.path == GemmPath::Packed ? "packed" : "direct"}, {"rung", plan.rung},
-                        {"params", plan.params}, {"reason", plan.reason}};
+                        {"path", plan.path == GemmPath::Packed ? "packed" : "direct"},
+                        {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason}};
   if (o.run) doc["run"] = run_planned(d, o, go);
   emit_json(o.dev, doc);
   if (o.dev.json) return;
@@ -92,7 +90,6 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--k", o->k, "columns of op(A), rows of op(B)")->required()->check(kPositiveSize);
   cmd->add_option("--path", o->path, "force a path: auto, direct or packed")
       ->check(CLI::IsMember({"auto", "direct", "packed"}));
-  cmd->add_option("--rung", o->rung, "with --path packed: the ladder rung to use")->check(CLI::Range(1, 99));
   cmd->add_flag("--run", o->run, "also run it through the public API: first-call latency, then warm calls");
   cmd->add_option("--repeat,-r", o->repeat, "warm calls with --run")->check(CLI::Range(1, 100000));
   cmd->callback([o] { run_plan(*o); });

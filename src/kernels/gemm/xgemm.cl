@@ -1,0 +1,326 @@
+// xgemm.cl — the tunable production kernel: C = alpha·A·B + beta·C for the packed path.
+//
+// It grows out of ladder rung 6 (2D register blocking) with every design choice turned into a
+// parameter that the tuner searches (src/tune/) instead of a constant:
+//   MWG×NWG×KWG   the tile of C a work-group computes and the K-depth staged per step;
+//   MDIMC×NDIMC   the work-group shape; each work-item computes (MWG/MDIMC)×(NWG/NDIMC) of C;
+//   VWM, VWN      vector widths of A and B loads and local reads (VWN also for C);
+//   SA, SB        stage A / B tiles in local memory (1) or read fragments from global (0, relying
+//                 on the cache: pays when local memory or barriers are the bottleneck);
+//   PADA, PADB    extra vectors at the end of each local row (bank-conflict padding);
+//   DB            double buffering: the next tile is loaded into registers while this one is
+//                 multiplied, two local buffers, one barrier per tile instead of two;
+//   KUNROLL       unroll factor of the loop over one tile's K-depth;
+//   STRM, STRN    a work-item's vectors strided across the tile (1: neighbours read neighbouring
+//                 vectors — conflict-free, coalesced C stores) or contiguous (0).
+//
+// Operands: At is A transposed (K×M, row length lda_v vectors of VWM floats), B is K×N (row
+// length ldb_v vectors of VWN floats); both padded to multiples of the tile by the host (or used
+// in place when they already are). C is the caller's matrix: M×N inside a buffer with leading
+// dimension ldc and offset c_offset; stores are guarded, so C is never written outside M×N.
+// beta == 0 never reads C; alpha == 0 drops the product (BLAS semantics).
+
+#ifndef MWG
+#define MWG 128     // rows of C per work-group
+#endif
+#ifndef NWG
+#define NWG 128     // columns of C per work-group
+#endif
+#ifndef KWG
+#define KWG 16      // K-depth of one tile
+#endif
+#ifndef MDIMC
+#define MDIMC 16    // work-items along M
+#endif
+#ifndef NDIMC
+#define NDIMC 16    // work-items along N
+#endif
+#ifndef VWM
+#define VWM 4       // vector width along M (A)
+#endif
+#ifndef VWN
+#define VWN 4       // vector width along N (B and C)
+#endif
+#ifndef SA
+#define SA 1        // stage A in local memory
+#endif
+#ifndef SB
+#define SB 1        // stage B in local memory
+#endif
+#ifndef PADA
+#define PADA 0      // padding vectors per local row of A
+#endif
+#ifndef PADB
+#define PADB 0      // padding vectors per local row of B
+#endif
+#ifndef DB
+#define DB 0        // double-buffered local tiles
+#endif
+#ifndef KUNROLL
+#define KUNROLL KWG // unroll factor of the K loop inside a tile
+#endif
+#ifndef STRM
+#define STRM 1      // strided (1) or contiguous (0) rows per work-item
+#endif
+#ifndef STRN
+#define STRN 1      // strided (1) or contiguous (0) columns per work-item
+#endif
+#ifndef C_VEC
+#define C_VEC 0     // set by the host when C's offset and ldc allow VWN-wide stores
+#endif
+
+#define MWI (MWG / MDIMC)   // rows of C per work-item
+#define NWI (NWG / NDIMC)   // columns of C per work-item
+#define MWIV (MWI / VWM)    // ... in vectors
+#define NWIV (NWI / VWN)
+#define MWGV (MWG / VWM)    // vectors per row of the A tile
+#define NWGV (NWG / VWN)
+#define WGS (MDIMC * NDIMC) // work-items per group
+
+#if MWG % (MDIMC * VWM) != 0 || NWG % (NDIMC * VWN) != 0
+#error "MWG must be a multiple of MDIMC*VWM and NWG of NDIMC*VWN"
+#endif
+#if KWG % KUNROLL != 0
+#error "KUNROLL must divide KWG"
+#endif
+#if SA && (KWG * MWGV) % WGS != 0
+#error "the A tile must split evenly over the work-items"
+#endif
+#if SB && (KWG * NWGV) % WGS != 0
+#error "the B tile must split evenly over the work-items"
+#endif
+#if DB && !(SA || SB)
+#error "double buffering needs a staged operand"
+#endif
+
+#if VWM == 1
+typedef float floatM;
+#elif VWM == 2
+typedef float2 floatM;
+#elif VWM == 4
+typedef float4 floatM;
+#elif VWM == 8
+typedef float8 floatM;
+#else
+#error "VWM must be 1, 2, 4 or 8"
+#endif
+#if VWN == 1
+typedef float floatN;
+#elif VWN == 2
+typedef float2 floatN;
+#elif VWN == 4
+typedef float4 floatN;
+#elif VWN == 8
+typedef float8 floatN;
+#else
+#error "VWN must be 1, 2, 4 or 8"
+#endif
+
+// Component v of an A vector; v is a constant after unrolling, so this folds to a register.
+inline float comp_m(const floatM x, const int v) {
+#if VWM == 1
+  return x;
+#elif VWM == 2
+  return v == 0 ? x.s0 : x.s1;
+#elif VWM == 4
+  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : x.s3;
+#else
+  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : v == 3 ? x.s3
+       : v == 4 ? x.s4 : v == 5 ? x.s5 : v == 6 ? x.s6 : x.s7;
+#endif
+}
+inline float comp_n(const floatN x, const int v) {
+#if VWN == 1
+  return x;
+#elif VWN == 2
+  return v == 0 ? x.s0 : x.s1;
+#elif VWN == 4
+  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : x.s3;
+#else
+  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : v == 3 ? x.s3
+       : v == 4 ? x.s4 : v == 5 ? x.s5 : v == 6 ? x.s6 : x.s7;
+#endif
+}
+
+// Which tile vector a work-item's g-th A vector (h-th B vector) is.
+#if STRM
+#define MV(g, ty) ((g) * MDIMC + (ty))
+#else
+#define MV(g, ty) ((ty) * MWIV + (g))
+#endif
+#if STRN
+#define NV(h, tx) ((h) * NDIMC + (tx))
+#else
+#define NV(h, tx) ((tx) * NWIV + (h))
+#endif
+
+#define LPTA ((KWG * MWGV) / WGS)  // A-tile vectors each work-item loads
+#define LPTB ((KWG * NWGV) / WGS)
+#define NBUF (DB ? 2 : 1)
+
+// One output element: alpha·acc (+ beta·C), guarded by the caller.
+inline float epilogue(const float acc, const float alpha, const float beta, __global const float* c) {
+  const float t = (alpha == 0.0f) ? 0.0f : alpha * acc;
+  return (beta == 0.0f) ? t : t + beta * *c;
+}
+
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+void xgemm(const int M, const int N, const int Kp, const float alpha, const float beta,
+           __global const floatM* restrict At, const ulong a_off_v, const int lda_v,
+           __global const floatN* restrict B, const ulong b_off_v, const int ldb_v,
+           __global float* restrict C, const ulong c_offset, const int ldc) {
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int lid = ty * NDIMC + tx;
+  const int m0v = get_group_id(1) * MWGV;  // this group's tile origin, in vectors
+  const int n0v = get_group_id(0) * NWGV;
+  At += a_off_v + m0v;
+  B += b_off_v + n0v;
+
+#if SA
+  __local floatM As[NBUF][KWG][MWGV + PADA];
+#endif
+#if SB
+  __local floatN Bs[NBUF][KWG][NWGV + PADB];
+#endif
+
+  floatN acc[MWI][NWIV];
+#pragma unroll
+  for (int i = 0; i < MWI; ++i)
+#pragma unroll
+    for (int h = 0; h < NWIV; ++h) acc[i][h] = (floatN)(0.0f);
+
+  // The tile loads: work-item lid moves vectors lid, lid + WGS, ... counted row by row, so
+  // consecutive work-items read consecutive vectors of a row (coalesced).
+#if SA && DB
+  floatM ra[LPTA];
+#endif
+#if SB && DB
+  floatN rb[LPTB];
+#endif
+#define LOAD_A(dst_expr, t)                                        \
+  _Pragma("unroll") for (int l = 0; l < LPTA; ++l) {               \
+    const int id = l * WGS + lid;                                  \
+    dst_expr = At[(size_t)((t) + id / MWGV) * lda_v + id % MWGV];  \
+  }
+#define LOAD_B(dst_expr, t)                                        \
+  _Pragma("unroll") for (int l = 0; l < LPTB; ++l) {               \
+    const int id = l * WGS + lid;                                  \
+    dst_expr = B[(size_t)((t) + id / NWGV) * ldb_v + id % NWGV];   \
+  }
+
+#if DB
+  // Prologue: tile 0 into buffer 0.
+#if SA
+  LOAD_A(As[0][id / MWGV][id % MWGV], 0)
+#endif
+#if SB
+  LOAD_B(Bs[0][id / NWGV][id % NWGV], 0)
+#endif
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+
+  int buf = 0;
+  for (int t = 0; t < Kp; t += KWG) {
+#if DB
+    // Issue the loads of tile t+1 now; they complete while tile t is multiplied.
+    const bool more = t + KWG < Kp;
+    if (more) {
+#if SA
+      LOAD_A(ra[l], t + KWG)
+#endif
+#if SB
+      LOAD_B(rb[l], t + KWG)
+#endif
+    }
+#else
+#if SA
+    LOAD_A(As[0][id / MWGV][id % MWGV], t)
+#endif
+#if SB
+    LOAD_B(Bs[0][id / NWGV][id % NWGV], t)
+#endif
+#if SA || SB
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+#endif
+
+#pragma unroll KUNROLL
+    for (int k = 0; k < KWG; ++k) {
+      float a[MWI];
+#pragma unroll
+      for (int g = 0; g < MWIV; ++g) {
+#if SA
+        const floatM part = As[buf][k][MV(g, ty)];
+#else
+        const floatM part = At[(size_t)(t + k) * lda_v + MV(g, ty)];
+#endif
+#pragma unroll
+        for (int v = 0; v < VWM; ++v) a[g * VWM + v] = comp_m(part, v);
+      }
+      floatN b[NWIV];
+#pragma unroll
+      for (int h = 0; h < NWIV; ++h) {
+#if SB
+        b[h] = Bs[buf][k][NV(h, tx)];
+#else
+        b[h] = B[(size_t)(t + k) * ldb_v + NV(h, tx)];
+#endif
+      }
+#pragma unroll
+      for (int i = 0; i < MWI; ++i)
+#pragma unroll
+        for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
+    }
+
+#if DB
+    if (more) {
+#if SA
+      _Pragma("unroll") for (int l = 0; l < LPTA; ++l) {
+        const int id = l * WGS + lid;
+        As[buf ^ 1][id / MWGV][id % MWGV] = ra[l];
+      }
+#endif
+#if SB
+      _Pragma("unroll") for (int l = 0; l < LPTB; ++l) {
+        const int id = l * WGS + lid;
+        Bs[buf ^ 1][id / NWGV][id % NWGV] = rb[l];
+      }
+#endif
+    }
+    // One barrier: the other buffer is complete, and everyone has finished reading this one
+    // (which the next iteration's stores will overwrite only after the following barrier).
+    barrier(CLK_LOCAL_MEM_FENCE);
+    buf ^= 1;
+#elif SA || SB
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+  }
+
+  // Epilogue: alpha and beta, guarded stores into the caller's C.
+  C += c_offset;
+#pragma unroll
+  for (int g = 0; g < MWIV; ++g)
+#pragma unroll
+    for (int v = 0; v < VWM; ++v) {
+      const int row = (m0v + MV(g, ty)) * VWM + v;
+      if (row >= M) continue;
+      __global float* crow = C + (size_t)row * ldc;
+#pragma unroll
+      for (int h = 0; h < NWIV; ++h) {
+        const int col = (n0v + NV(h, tx)) * VWN;
+        const floatN r = acc[g * VWM + v][h];
+#if C_VEC
+        if (col + VWN <= N) {
+          __global floatN* cv = (__global floatN*)(crow + col);
+          floatN out = (alpha == 0.0f) ? (floatN)(0.0f) : alpha * r;
+          if (beta != 0.0f) out += beta * *cv;
+          *cv = out;
+          continue;
+        }
+#endif
+#pragma unroll
+        for (int w = 0; w < VWN; ++w)
+          if (col + w < N) crow[col + w] = epilogue(comp_n(r, w), alpha, beta, crow + col + w);
+      }
+    }
+}

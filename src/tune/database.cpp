@@ -1,0 +1,175 @@
+// database.cpp — JSON tuning database: parsing, atomic saving, lookup with fallbacks.
+#include "tune/database.hpp"
+
+#include <clgemm/error.hpp>
+
+#include "runtime/disk_cache.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <unistd.h>
+
+namespace clgemm::detail {
+
+namespace {
+
+constexpr int kFormat = 1;
+
+TuningEntry entry_from_json(const nlohmann::json& j) {
+  TuningEntry e;
+  e.device = j.at("device").get<std::string>();
+  e.architecture = j.value("architecture", "");
+  e.vendor = j.value("vendor", "");
+  e.device_type = j.value("device_type", "");
+  e.shape_class = j.at("shape_class").get<std::string>();
+  e.kernel = j.at("kernel").get<std::string>();
+  if (e.kernel != "xgemm" && e.kernel != "direct") throw std::runtime_error("unknown kernel '" + e.kernel + "'");
+  const auto& known = shape_classes();
+  if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
+    throw std::runtime_error("unknown shape class '" + e.shape_class + "'");
+  for (const auto& [name, value] : j.at("params").items()) e.params[name] = value.get<long>();
+  if (j.contains("shape")) e.shape = {j["shape"].at(0).get<size_t>(), j["shape"].at(1).get<size_t>(), j["shape"].at(2).get<size_t>()};
+  e.gflops = j.value("gflops", 0.0);
+  e.date = j.value("date", "");
+  return e;
+}
+
+nlohmann::json entry_to_json(const TuningEntry& e) {
+  return {{"device", e.device}, {"architecture", e.architecture}, {"vendor", e.vendor}, {"device_type", e.device_type},
+          {"shape_class", e.shape_class}, {"kernel", e.kernel}, {"params", e.params},
+          {"shape", {e.shape.m, e.shape.n, e.shape.k}}, {"gflops", e.gflops}, {"date", e.date}};
+}
+
+// The user's database, read lazily once per process.
+std::mutex user_mutex;
+bool user_loaded = false;
+TuningDatabase user_db;
+
+const TuningDatabase& user_database() {
+  std::lock_guard<std::mutex> lock(user_mutex);
+  if (!user_loaded) {
+    std::string warning;
+    user_db = load_database(user_database_path(), &warning);
+    // The library never writes to stdout; a damaged database is worth one line on stderr.
+    if (!warning.empty()) std::cerr << "clgemm: warning: " << warning << "\n";
+    user_loaded = true;
+  }
+  return user_db;
+}
+
+}  // namespace
+
+std::string shape_class(size_t m, size_t n, size_t k) {
+  if (std::min(m, n) <= 32) return "skinny";
+  const double work = double(m) * double(n) * double(k);
+  if (work < 16777216.0) return "small";
+  if (work < 2147483648.0) return "medium";
+  return "large";
+}
+
+const std::vector<std::string>& shape_classes() {
+  static const std::vector<std::string> c = {"small", "medium", "large", "skinny"};
+  return c;
+}
+
+TuningDatabase TuningDatabase::parse(const std::string& text) {
+  TuningDatabase db;
+  try {
+    const auto j = nlohmann::json::parse(text);
+    if (j.value("format", 0) != kFormat) throw std::runtime_error("format is not " + std::to_string(kFormat));
+    for (const auto& e : j.at("entries")) db.entries.push_back(entry_from_json(e));
+  } catch (const std::exception& e) {
+    throw Error(Status::InvalidArgument, std::string("not a clgemm tuning database: ") + e.what());
+  }
+  return db;
+}
+
+std::string TuningDatabase::dump() const {
+  nlohmann::json j = {{"format", kFormat}, {"entries", nlohmann::json::array()}};
+  for (const auto& e : entries) j["entries"].push_back(entry_to_json(e));
+  return j.dump(2) + "\n";
+}
+
+void TuningDatabase::upsert(const TuningEntry& e) {
+  for (auto& old : entries)
+    if (old.device == e.device && old.shape_class == e.shape_class) {
+      old = e;
+      return;
+    }
+  entries.push_back(e);
+}
+
+std::string user_database_path() {
+  if (const char* p = std::getenv("CLGEMM_TUNING_DB"); p && *p) return p;
+  const DiskCache cache;
+  return cache.enabled() ? cache.dir() + "/tuning.json" : "";
+}
+
+TuningDatabase load_database(const std::string& path, std::string* warning) {
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  if (!in) return {};  // no database yet
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return TuningDatabase::parse(text.str());
+  } catch (const Error& e) {
+    if (warning) *warning = "ignoring the tuning database " + path + " (" + e.what() + "); `clgemm tune` rebuilds it";
+    return {};
+  }
+}
+
+void save_database(const TuningDatabase& db, const std::string& path) {
+  if (path.empty()) throw Error(Status::InvalidArgument, "no place to save the tuning database: set CLGEMM_TUNING_DB or CLGEMM_CACHE_DIR");
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << db.dump();
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw Error(Status::InvalidArgument, "cannot write the tuning database " + tmp);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error(Status::InvalidArgument, "cannot move the tuning database into place at " + path);
+  }
+}
+
+void reload_user_database() {
+  std::lock_guard<std::mutex> lock(user_mutex);
+  user_loaded = false;
+}
+
+std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls) {
+  const TuningDatabase& user = user_database();
+  const TuningDatabase& builtin = builtin_database();
+  struct Level {
+    const char* name;
+    std::function<bool(const TuningEntry&)> matches;
+  };
+  const Level levels[] = {
+      {"device", [&](const TuningEntry& e) { return e.device == d.name; }},
+      {"architecture", [&](const TuningEntry& e) { return !d.architecture.empty() && e.architecture == d.architecture; }},
+      {"vendor", [&](const TuningEntry& e) { return e.vendor == d.vendor && e.device_type == d.kind_name(); }},
+  };
+  for (const auto& level : levels)
+    for (const auto* db : {&user, &builtin})
+      for (const auto& e : db->entries)
+        if (e.shape_class == cls && level.matches(e)) {
+          const std::string value = std::string(level.name) == "device"         ? e.device
+                                    : std::string(level.name) == "architecture" ? e.architecture
+                                                                                : e.vendor + " " + e.device_type;
+          return FoundEntry{e, std::string(db == &user ? "user" : "built-in") + " database, " + level.name + " " + value};
+        }
+  return std::nullopt;
+}
+
+}  // namespace clgemm::detail

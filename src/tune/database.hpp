@@ -1,0 +1,74 @@
+// database.hpp — tuned kernel parameters per device and shape class, stored as JSON.
+//
+// The planner asks for the entry matching a device and a shape class, trying in order: the
+// device's exact name, its architecture ("sm_90", "skylake-avx512"), its vendor and device type.
+// Entries come from the user's database (written by `clgemm tune` into the cache folder) before
+// the built-in one shipped with the library, at each level. No entry: the kernels' defaults.
+#pragma once
+
+#include <clgemm/device.hpp>
+#include <clgemm/ladder.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clgemm::detail {
+
+// Shape classes: each gets its own tuned parameters.
+//   skinny  min(m, n) <= 32
+//   small   m·n·k < 2^24 (256³)
+//   medium  m·n·k < 2^31 (about 1290³)
+//   large   everything else
+std::string shape_class(size_t m, size_t n, size_t k);
+const std::vector<std::string>& shape_classes();
+
+struct TuningEntry {
+  std::string device;        // device name it was measured on
+  std::string architecture;  // DeviceInfo::architecture
+  std::string vendor;        // CL_DEVICE_VENDOR
+  std::string device_type;   // "GPU", "CPU", ...
+  std::string shape_class;   // see shape_class()
+  std::string kernel;        // "xgemm" (packed path) or "direct"
+  KernelParams params;
+  GemmShape shape;           // the shape it was tuned on
+  double gflops = 0;         // measured there
+  std::string date;          // when (YYYY-MM-DD)
+};
+
+struct TuningDatabase {
+  std::vector<TuningEntry> entries;
+
+  // Throws Error(InvalidArgument) with the reason when the text is not a valid database.
+  static TuningDatabase parse(const std::string& json_text);
+  std::string dump() const;
+  // Replaces the entry with the same device and shape class, or adds it.
+  void upsert(const TuningEntry& e);
+};
+
+// Where the user's database lives: <program cache folder>/tuning.json ("" when there is no cache
+// folder). $CLGEMM_TUNING_DB overrides it.
+std::string user_database_path();
+
+// Reads a database file. A missing file gives an empty database; an unreadable or corrupt one
+// gives an empty database and a warning in `warning` (the caller decides where it goes), and the
+// next save rebuilds it.
+TuningDatabase load_database(const std::string& path, std::string* warning);
+
+// Writes atomically (temporary file, then rename). Throws Error on failure.
+void save_database(const TuningDatabase& db, const std::string& path);
+
+// The database compiled into the library (entries measured by the project, see docs/performance.md).
+const TuningDatabase& builtin_database();
+
+struct FoundEntry {
+  TuningEntry entry;
+  std::string origin;  // e.g. "user database, device NVIDIA H200" or "built-in database, architecture sm_90"
+};
+
+// The best entry for a device and shape class, from the user's database then the built-in one.
+// The user database is read once per process (reload_user_database() re-reads it).
+std::optional<FoundEntry> find_tuning(const DeviceInfo& device, const std::string& shape_class);
+void reload_user_database();
+
+}  // namespace clgemm::detail

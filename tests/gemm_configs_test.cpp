@@ -1,0 +1,112 @@
+// gemm_configs_test.cpp — the correctness sweep with tuned-style parameters forced: several xgemm
+// and direct-kernel configurations, chosen to cover every switch of the kernels (staging, double
+// buffering, padding, strided and contiguous layouts, vector widths, unrolling), over layouts,
+// transposes, ragged sizes, padded leading dimensions and offsets.
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "gemm/xgemm_kernel.hpp"
+#include "gemm_case.hpp"
+#include "test_support.hpp"
+
+#include <tuple>
+
+namespace clgemm::test {
+namespace {
+
+struct Config {
+  GemmPath path;
+  KernelParams params;
+};
+
+std::string name_of(const Config& c) {
+  std::string out = c.path == GemmPath::Packed ? "xgemm" : "direct";
+  for (const auto& [k, v] : c.params) out += "_" + k + std::to_string(v);
+  return out;
+}
+
+void PrintTo(const Config& c, std::ostream* os) { *os << name_of(c); }
+
+const std::vector<Config> kConfigs = {
+    // The GPU default (rung 6's configuration).
+    {GemmPath::Packed, {{"MWG", 128}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}}},
+    // Double buffering, padding, contiguous layouts, partial unrolling.
+    {GemmPath::Packed, {{"MWG", 64}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
+                        {"DB", 1}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"STRN", 0}, {"KUNROLL", 4}}},
+    // A read straight from global memory, B staged, wide vectors, double-buffered.
+    {GemmPath::Packed, {{"MWG", 32}, {"NWG", 64}, {"KWG", 8}, {"MDIMC", 4}, {"NDIMC", 8}, {"VWM", 8}, {"VWN", 8},
+                        {"SA", 0}, {"DB", 1}, {"KUNROLL", 8}}},
+    // Neither operand staged, scalar vectors, KWG 32 with KUNROLL 1.
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 1}, {"VWN", 1},
+                        {"SA", 0}, {"SB", 0}, {"KUNROLL", 1}}},
+    // Rectangular tiles for skinny shapes.
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 4}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 8}}},
+    {GemmPath::Direct, {{"TM", 16}, {"TN", 64}, {"TK", 8}, {"WM", 2}, {"WN", 4}}},
+    {GemmPath::Direct, {{"TM", 128}, {"TN", 32}, {"TK", 32}, {"WM", 8}, {"WN", 2}}},
+};
+
+class GemmConfigs : public ::testing::TestWithParam<Config> {};
+
+TEST_P(GemmConfigs, SweepMatchesOpenBlas) {
+  GemmOptions o;
+  o.force_path = GetParam().path;
+  o.force_params = GetParam().params;
+  const std::tuple<size_t, size_t, size_t> shapes[] = {{1, 1, 1}, {129, 65, 7}, {64, 256, 130}, {200, 17, 300}};
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes})
+        for (const auto& [m, n, k] : shapes) {
+          run_case({layout, ta, tb, m, n, k, 3, 13, -1.5f, 0.5f}, o);
+          run_case({layout, ta, tb, m, n, k, 0, 0, 1.0f, 0.0f}, o);  // the in-place paths
+          if (HasFatalFailure()) return;
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, GemmConfigs, ::testing::ValuesIn(kConfigs),
+                         [](const auto& info) { return "c" + std::to_string(info.index); });
+
+// ---- the descriptor's constraints -------------------------------------------------------------
+
+TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
+  const DeviceInfo& dev = shared_context().info();
+  const auto& d = detail::xgemm_descriptor();
+  for (const auto& c : kConfigs) {
+    if (c.path == GemmPath::Packed) EXPECT_NO_THROW(detail::resolve_params(d, dev, c.params)) << name_of(c);
+  }
+  const std::vector<KernelParams> invalid = {
+      {{"MWG", 64}, {"MDIMC", 16}, {"VWM", 8}},             // MWG not a multiple of MDIMC*VWM
+      {{"KWG", 16}, {"KUNROLL", 3}},                        // KUNROLL does not divide KWG
+      {{"VWN", 3}},                                         // not a vector width
+      {{"SA", 0}, {"SB", 0}, {"DB", 1}},                    // double buffering with nothing staged
+      {{"SA", 0}, {"PADA", 1}},                             // padding an operand that is not staged
+      {{"MWG", 256}, {"NWG", 256}, {"MDIMC", 8}, {"NDIMC", 8}},  // 1024 accumulators per work-item
+      {{"NO_SUCH", 1}},
+  };
+  for (const auto& ps : invalid) {
+    try {
+      detail::resolve_params(d, dev, ps);
+      ADD_FAILURE() << "accepted " << detail::build_options(ps);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InvalidArgument) << e.what();
+    }
+  }
+  // Work-group and local-memory limits of the device are checked before anything is built.
+  DeviceInfo small = dev;
+  small.local_mem_bytes = 4096;  // below every default configuration's tiles
+  small.max_work_group_size = 64;
+  try {
+    detail::resolve_params(d, small, {});
+    ADD_FAILURE() << "a configuration over the device's limits was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::OutOfResources) << e.what();
+  }
+  DeviceInfo nvidia_like = dev;
+  nvidia_like.registers_per_work_group = 65536;
+  EXPECT_THROW(detail::resolve_params(d, nvidia_like, {{"MWG", 256}, {"NWG", 128}, {"MDIMC", 16}, {"NDIMC", 8},
+                                                       {"VWM", 4}, {"VWN", 4}}),
+               Error)
+      << "256 accumulators + fragments exceed 255 registers";
+}
+
+}  // namespace
+}  // namespace clgemm::test
