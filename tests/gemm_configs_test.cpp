@@ -71,7 +71,9 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
   const DeviceInfo& dev = shared_context().info();
   const auto& d = detail::xgemm_descriptor();
   for (const auto& c : kConfigs) {
-    if (c.path == GemmPath::Packed) EXPECT_NO_THROW(detail::resolve_params(d, dev, c.params)) << name_of(c);
+    if (c.path == GemmPath::Packed) {
+      EXPECT_NO_THROW(detail::resolve_params(d, dev, c.params)) << name_of(c);
+    }
   }
   const std::vector<KernelParams> invalid = {
       {{"MWG", 64}, {"MDIMC", 16}, {"VWM", 8}},             // MWG not a multiple of MDIMC*VWM

@@ -32,16 +32,21 @@ cl::Buffer wrap(cl_mem m) { return cl::Buffer(m, true); }  // retain: the caller
 // Chains commands: each waits for the one before, so the order holds on any queue.
 class Chain {
  public:
+  explicit Chain(std::vector<cl::Event>* trace = nullptr) : trace_(trace) {}
   const std::vector<cl::Event>* wait() const { return last_.empty() ? nullptr : &last_; }
-  void push(const cl::Event& e) { last_ = {e}; }
+  void push(const cl::Event& e) {
+    last_ = {e};
+    if (trace_) trace_->push_back(e);
+  }
   cl::Event last() const { return last_.empty() ? cl::Event() : last_.front(); }
 
  private:
   std::vector<cl::Event> last_;
+  std::vector<cl::Event>* trace_;
 };
 
 cl::Event enqueue_direct(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
-                         const GemmPlan& plan) {
+                         const GemmPlan& plan, std::vector<cl::Event>* trace) {
   const GemmKernelDescriptor& d = direct_descriptor();
   std::string options = build_options(plan.params) + " -DTRANS_A=" + (g.trans_a ? "1" : "0") +
                         " -DTRANS_B=" + (g.trans_b ? "1" : "0") + " -DBATCH_ARRAYS=" + (s.arrays ? "1" : "0");
@@ -81,44 +86,51 @@ cl::Event enqueue_direct(const Context& ctx, const cl::CommandQueue& q, const Ro
   cl::Event ev;
   q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(g2[0], g2[1], s.count), cl::NDRange(l2[0], l2[1], 1), nullptr,
                          &ev);
+  if (trace) trace->push_back(ev);
   return ev;
 }
 
 cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
-                         const GemmPlan& plan) {
+                         const GemmPlan& plan, std::vector<cl::Event>* trace) {
   const GemmKernelDescriptor& d = xgemm_descriptor();
   const KernelParams& ps = plan.params;
   const size_t mwg = p(ps, "MWG"), nwg = p(ps, "NWG"), kwg = p(ps, "KWG"), vwm = p(ps, "VWM"), vwn = p(ps, "VWN");
   const size_t pm = round_up(g.m, mwg), pn = round_up(g.n, nwg), pk = round_up(g.k, kwg);
 
-  // The kernel wants At (K×M) and B (K×N), padded to whole tiles, rows starting on vector
-  // boundaries. An operand stored that way already (A transposed, B not, sizes multiples of the
-  // tile, leading dimension and every batch's offset multiples of the vector width) is read in
-  // place; any other is packed into a temporary.
+  // How each operand reaches the kernel. In place wherever the kernel can read the caller's
+  // matrix: A stored transposed (= At, K×M) with rows on vector boundaries, A stored as is (M×K,
+  // read along K and transposed while staging; needs SA), B stored as is with rows on vector
+  // boundaries. Ragged edges are then handled by guarded loads. Any other operand is packed into
+  // a zero-padded temporary (At for A, K×N for B), which needs no guards.
   auto aligned = [&](size_t ld, size_t offset, size_t stride, const std::vector<size_t>& offsets, size_t w) {
     bool ok = ld % w == 0 && offset % w == 0 && stride % w == 0;
     for (size_t off : offsets) ok = ok && off % w == 0;  // per-batch offsets (batched calls)
     return ok;
   };
-  const bool a_in_place =
-      g.trans_a && g.m == pm && g.k == pk && aligned(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
-  const bool b_in_place =
-      !g.trans_b && g.n == pn && g.k == pk && aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
+  const bool at_in_place = g.trans_a && g.m % vwm == 0 && aligned(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
+  const bool a_stored_in_place = !at_in_place && !g.trans_a && p(ps, "SA");
+  const bool a_packed = !at_in_place && !a_stored_in_place;
+  const bool b_in_place = !g.trans_b && g.n % vwn == 0 && aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.
   const bool c_vec = aligned(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
+  const bool guard_m = !a_packed && g.m != pm, guard_n = b_in_place && g.n != pn,
+             guard_k = (!a_packed || b_in_place) && g.k != pk;
+  const std::string options = build_options(ps) + " -DC_VEC=" + (c_vec ? "1" : "0") +
+                              " -DA_KM=" + (a_stored_in_place ? "0" : "1") + " -DGUARD_M=" + (guard_m ? "1" : "0") +
+                              " -DGUARD_N=" + (guard_n ? "1" : "0") + " -DGUARD_K=" + (guard_k ? "1" : "0");
 
   // Build everything and allocate before enqueueing anything.
-  cl::Kernel k = ctx.kernel({d.info.file}, build_options(ps) + " -DC_VEC=" + (c_vec ? "1" : "0"), d.entry);
-  if (!a_in_place) build_prepare_operand(ctx, !g.trans_a);
+  cl::Kernel k = ctx.kernel({d.info.file}, options, d.entry);
+  if (a_packed) build_prepare_operand(ctx, !g.trans_a);
   if (!b_in_place) build_prepare_operand(ctx, g.trans_b);
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
-  cl::Buffer ap = a_in_place ? a : ctx.buffer(pk * pm * sizeof(float));
+  cl::Buffer ap = a_packed ? ctx.buffer(pk * pm * sizeof(float)) : a;
   cl::Buffer bp = b_in_place ? b : ctx.buffer(pk * pn * sizeof(float));
 
-  Chain chain;
+  Chain chain(trace);
   for (size_t i = 0; i < s.count; ++i) {
     const BatchItem it = batch_item(g, s, i);
-    if (!a_in_place) {
+    if (a_packed) {
       // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
       MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
       chain.push(enqueue_prepare_operand(ctx, q, av, !g.trans_a, ap, pk, pm, chain.wait()));
@@ -130,12 +142,15 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
     int arg = 0;
     k.setArg(arg++, cl_int(g.m));
     k.setArg(arg++, cl_int(g.n));
+    k.setArg(arg++, cl_int(g.k));
     k.setArg(arg++, cl_int(pk));
     k.setArg(arg++, it.alpha);
     k.setArg(arg++, it.beta);
     k.setArg(arg++, ap);
-    k.setArg(arg++, cl_ulong(a_in_place ? it.a / vwm : 0));
-    k.setArg(arg++, cl_int(a_in_place ? g.a.ld / vwm : pm / vwm));
+    // Offsets and leading dimensions in units of what the kernel loads: VWM-vectors of At, or
+    // floats of the stored A.
+    k.setArg(arg++, cl_ulong(a_packed ? 0 : at_in_place ? it.a / vwm : it.a));
+    k.setArg(arg++, cl_int(a_packed ? pm / vwm : at_in_place ? g.a.ld / vwm : g.a.ld));
     k.setArg(arg++, bp);
     k.setArg(arg++, cl_ulong(b_in_place ? it.b / vwn : 0));
     k.setArg(arg++, cl_int(b_in_place ? g.b.ld / vwn : pn / vwn));
@@ -175,9 +190,10 @@ cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& q, const Row
 }
 
 cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
-                       const GemmPlan& plan) {
+                       const GemmPlan& plan, std::vector<cl::Event>* trace) {
   return guard_cl("enqueueing a GEMM", [&] {
-    return plan.path == GemmPath::Packed ? enqueue_packed(ctx, q, g, s, plan) : enqueue_direct(ctx, q, g, s, plan);
+    return plan.path == GemmPath::Packed ? enqueue_packed(ctx, q, g, s, plan, trace)
+                                         : enqueue_direct(ctx, q, g, s, plan, trace);
   });
 }
 

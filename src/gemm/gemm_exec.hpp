@@ -22,8 +22,9 @@ struct BatchSpec {
 // Enqueues everything on `queue`; returns an event that completes when all of it has. Kernels are
 // built and temporaries allocated before the first command is enqueued, so a failure leaves the
 // queue untouched. Commands wait on each other through events, so out-of-order queues work too.
+// `trace`, if given, receives every event enqueued (for timing the whole call on the device).
 cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch,
-                       const GemmPlan& plan);
+                       const GemmPlan& plan, std::vector<cl::Event>* trace = nullptr);
 
 // Only C = beta·C (k = 0 or alpha = 0): A and B are not read.
 cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch);

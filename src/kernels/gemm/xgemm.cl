@@ -14,11 +14,18 @@
 //   STRM, STRN    a work-item's vectors strided across the tile (1: neighbours read neighbouring
 //                 vectors — conflict-free, coalesced C stores) or contiguous (0).
 //
-// Operands: At is A transposed (K×M, row length lda_v vectors of VWM floats), B is K×N (row
-// length ldb_v vectors of VWN floats); both padded to multiples of the tile by the host (or used
-// in place when they already are). C is the caller's matrix: M×N inside a buffer with leading
-// dimension ldc and offset c_offset; stores are guarded, so C is never written outside M×N.
-// beta == 0 never reads C; alpha == 0 drops the product (BLAS semantics).
+// Operands (the host picks the form per call, not the tuner):
+//   A_KM = 1: A arrives transposed, At (K×M), rows of lda_v vectors of VWM floats: either the
+//             caller's matrix stored that way or a packed copy;
+//   A_KM = 0: A as the caller stores it (M×K row-major, lda floats per row), read along K and
+//             transposed on its way into local memory (needs SA = 1; PADA spreads the transposing
+//             stores over the banks);
+//   B is K×N, rows of ldb_v vectors of VWN floats.
+// GUARD_M, GUARD_N, GUARD_K: loads outside M, N or K read zero, so operands need no padding when
+// the shape is not a multiple of the tile (the host sets them only then). C is the caller's
+// matrix: M×N inside a buffer with leading dimension ldc and offset c_offset; stores are guarded,
+// so C is never written outside M×N. beta == 0 never reads C; alpha == 0 drops the product (BLAS
+// semantics).
 
 #ifndef MWG
 #define MWG 128     // rows of C per work-group
@@ -68,6 +75,18 @@
 #ifndef C_VEC
 #define C_VEC 0     // set by the host when C's offset and ldc allow VWN-wide stores
 #endif
+#ifndef A_KM
+#define A_KM 1      // set by the host: A given as At (K×M) = 1, or as A (M×K) = 0
+#endif
+#ifndef GUARD_M
+#define GUARD_M 0   // set by the host when M is not a multiple of MWG
+#endif
+#ifndef GUARD_N
+#define GUARD_N 0   // set by the host when N is not a multiple of NWG
+#endif
+#ifndef GUARD_K
+#define GUARD_K 0   // set by the host when K is not a multiple of KWG
+#endif
 
 #define MWI (MWG / MDIMC)   // rows of C per work-item
 #define NWI (NWG / NDIMC)   // columns of C per work-item
@@ -91,6 +110,12 @@
 #endif
 #if DB && !(SA || SB)
 #error "double buffering needs a staged operand"
+#endif
+#if !A_KM && !SA
+#error "A in its stored (M×K) form must be staged in local memory"
+#endif
+#if !A_KM && (KWG * MWG) % WGS != 0
+#error "the A tile must split evenly (in floats) over the work-items"
 #endif
 
 #if VWM == 1
@@ -154,7 +179,13 @@ inline float comp_n(const floatN x, const int v) {
 #define NV(h, tx) ((tx) * NWIV + (h))
 #endif
 
+#if A_KM
 #define LPTA ((KWG * MWGV) / WGS)  // A-tile vectors each work-item loads
+typedef floatM a_t;                // what one A load moves
+#else
+#define LPTA ((KWG * MWG) / WGS)   // A-tile floats each work-item loads (stored form)
+typedef float a_t;
+#endif
 #define LPTB ((KWG * NWGV) / WGS)
 #define NBUF (DB ? 2 : 1)
 
@@ -165,15 +196,20 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
 }
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void xgemm(const int M, const int N, const int Kp, const float alpha, const float beta,
-           __global const floatM* restrict At, const ulong a_off_v, const int lda_v,
+void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
+           __global const a_t* restrict At, const ulong a_off_v, const int lda_v,
            __global const floatN* restrict B, const ulong b_off_v, const int ldb_v,
            __global float* restrict C, const ulong c_offset, const int ldc) {
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int lid = ty * NDIMC + tx;
   const int m0v = get_group_id(1) * MWGV;  // this group's tile origin, in vectors
   const int n0v = get_group_id(0) * NWGV;
+  const int MVn = M / VWM, NVn = N / VWN;  // whole vectors in a row (guards)
+#if A_KM
   At += a_off_v + m0v;
+#else
+  At += a_off_v + (size_t)m0v * VWM * lda_v;  // row m0 of the stored A
+#endif
   B += b_off_v + n0v;
 
 #if SA
@@ -192,29 +228,62 @@ void xgemm(const int M, const int N, const int Kp, const float alpha, const floa
   // The tile loads: work-item lid moves vectors lid, lid + WGS, ... counted row by row, so
   // consecutive work-items read consecutive vectors of a row (coalesced).
 #if SA && DB
-  floatM ra[LPTA];
+  a_t ra[LPTA];
 #endif
 #if SB && DB
   floatN rb[LPTB];
 #endif
-#define LOAD_A(dst_expr, t)                                        \
-  _Pragma("unroll") for (int l = 0; l < LPTA; ++l) {               \
-    const int id = l * WGS + lid;                                  \
-    dst_expr = At[(size_t)((t) + id / MWGV) * lda_v + id % MWGV];  \
-  }
-#define LOAD_B(dst_expr, t)                                        \
-  _Pragma("unroll") for (int l = 0; l < LPTB; ++l) {               \
-    const int id = l * WGS + lid;                                  \
-    dst_expr = B[(size_t)((t) + id / NWGV) * ldb_v + id % NWGV];   \
-  }
+// Guarded element reads: zero outside the matrix (only compiled in when the shape needs it).
+#if GUARD_K
+#define IN_K(k) ((k) < K)
+#else
+#define IN_K(k) 1
+#endif
+#if GUARD_M
+#define IN_MV(mv) ((mv) < MVn)
+#define IN_M(m) ((m) < M)
+#else
+#define IN_MV(mv) 1
+#define IN_M(m) 1
+#endif
+#if GUARD_N
+#define IN_NV(nv) ((nv) < NVn)
+#else
+#define IN_NV(nv) 1
+#endif
+#if A_KM
+// Vector id of the tile: row id / MWGV (a k), column id % MWGV (a vector of m).
+#define A_ELEM(t, id) ((IN_K((t) + (id) / MWGV) && IN_MV(m0v + (id) % MWGV)) \
+    ? At[(size_t)((t) + (id) / MWGV) * lda_v + (id) % MWGV] : (floatM)(0.0f))
+#define A_STORE(b, id, value) As[b][(id) / MWGV][(id) % MWGV] = (value)
+#else
+// Float id of the tile: row id / KWG (an m), column id % KWG (a k): consecutive work-items read
+// consecutive k of a row, and store them transposed into As[k][m].
+#define A_ELEM(t, id) ((IN_M(m0v * VWM + (id) / KWG) && IN_K((t) + (id) % KWG)) \
+    ? At[(size_t)((id) / KWG) * lda_v + (t) + (id) % KWG] : 0.0f)
+#define A_STORE(b, id, value) \
+  ((__local float*)As[b][(id) % KWG])[(id) / KWG] = (value)
+#endif
+#define B_ELEM(t, id) ((IN_K((t) + (id) / NWGV) && IN_NV(n0v + (id) % NWGV)) \
+    ? B[(size_t)((t) + (id) / NWGV) * ldb_v + (id) % NWGV] : (floatN)(0.0f))
+#define B_STORE(b, id, value) Bs[b][(id) / NWGV][(id) % NWGV] = (value)
+
+// Moves this work-item's share of a tile: LOAD_x(buffer, t) straight into local memory, or
+// FETCH_x(t) into the prefetch registers (double buffering) and PUT_x(buffer) from them.
+#define LOAD_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) A_STORE(b, l * WGS + lid, A_ELEM(t, l * WGS + lid));
+#define LOAD_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) B_STORE(b, l * WGS + lid, B_ELEM(t, l * WGS + lid));
+#define FETCH_A(t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) ra[l] = A_ELEM(t, l * WGS + lid);
+#define FETCH_B(t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) rb[l] = B_ELEM(t, l * WGS + lid);
+#define PUT_A(b) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) A_STORE(b, l * WGS + lid, ra[l]);
+#define PUT_B(b) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) B_STORE(b, l * WGS + lid, rb[l]);
 
 #if DB
   // Prologue: tile 0 into buffer 0.
 #if SA
-  LOAD_A(As[0][id / MWGV][id % MWGV], 0)
+  LOAD_A(0, 0)
 #endif
 #if SB
-  LOAD_B(Bs[0][id / NWGV][id % NWGV], 0)
+  LOAD_B(0, 0)
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
@@ -226,18 +295,18 @@ void xgemm(const int M, const int N, const int Kp, const float alpha, const floa
     const bool more = t + KWG < Kp;
     if (more) {
 #if SA
-      LOAD_A(ra[l], t + KWG)
+      FETCH_A(t + KWG)
 #endif
 #if SB
-      LOAD_B(rb[l], t + KWG)
+      FETCH_B(t + KWG)
 #endif
     }
 #else
 #if SA
-    LOAD_A(As[0][id / MWGV][id % MWGV], t)
+    LOAD_A(0, t)
 #endif
 #if SB
-    LOAD_B(Bs[0][id / NWGV][id % NWGV], t)
+    LOAD_B(0, t)
 #endif
 #if SA || SB
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -252,7 +321,7 @@ void xgemm(const int M, const int N, const int Kp, const float alpha, const floa
 #if SA
         const floatM part = As[buf][k][MV(g, ty)];
 #else
-        const floatM part = At[(size_t)(t + k) * lda_v + MV(g, ty)];
+        const floatM part = (IN_K(t + k) && IN_MV(m0v + MV(g, ty))) ? At[(size_t)(t + k) * lda_v + MV(g, ty)] : (floatM)(0.0f);
 #endif
 #pragma unroll
         for (int v = 0; v < VWM; ++v) a[g * VWM + v] = comp_m(part, v);
@@ -263,7 +332,7 @@ void xgemm(const int M, const int N, const int Kp, const float alpha, const floa
 #if SB
         b[h] = Bs[buf][k][NV(h, tx)];
 #else
-        b[h] = B[(size_t)(t + k) * ldb_v + NV(h, tx)];
+        b[h] = (IN_K(t + k) && IN_NV(n0v + NV(h, tx))) ? B[(size_t)(t + k) * ldb_v + NV(h, tx)] : (floatN)(0.0f);
 #endif
       }
 #pragma unroll
@@ -275,16 +344,10 @@ void xgemm(const int M, const int N, const int Kp, const float alpha, const floa
 #if DB
     if (more) {
 #if SA
-      _Pragma("unroll") for (int l = 0; l < LPTA; ++l) {
-        const int id = l * WGS + lid;
-        As[buf ^ 1][id / MWGV][id % MWGV] = ra[l];
-      }
+      PUT_A(buf ^ 1)
 #endif
 #if SB
-      _Pragma("unroll") for (int l = 0; l < LPTB; ++l) {
-        const int id = l * WGS + lid;
-        Bs[buf ^ 1][id / NWGV][id % NWGV] = rb[l];
-      }
+      PUT_B(buf ^ 1)
 #endif
     }
     // One barrier: the other buffer is complete, and everyone has finished reading this one

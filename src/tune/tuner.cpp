@@ -1,0 +1,265 @@
+// tuner.cpp — staged random sampling plus local refinement over a kernel's parameter space.
+#include "tune/tuner.hpp"
+
+#include <clgemm/cpu.hpp>
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "gemm/descriptor.hpp"
+#include "gemm/direct_kernel.hpp"
+#include "gemm/gemm_exec.hpp"
+#include "gemm/xgemm_kernel.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <random>
+#include <set>
+
+namespace clgemm::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const GemmKernelDescriptor& descriptor_named(const std::string& kernel) {
+  if (kernel == "xgemm") return xgemm_descriptor();
+  if (kernel == "direct") return direct_descriptor();
+  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct)");
+}
+
+// A random configuration that passes every constraint and device limit, or none after many tries.
+std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const DeviceInfo& dev, std::mt19937_64& rng) {
+  for (int attempt = 0; attempt < 2000; ++attempt) {
+    KernelParams ps;
+    for (const auto& spec : d.params)
+      if (!spec.values.empty()) ps[spec.name] = spec.values[rng() % spec.values.size()];
+    try {
+      return resolve_params(d, dev, ps);
+    } catch (const Error&) {
+    }
+  }
+  return std::nullopt;
+}
+
+// Every valid configuration one step away from `ps` along one parameter's list of values.
+std::vector<KernelParams> neighbours(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& ps) {
+  std::vector<KernelParams> out;
+  for (const auto& spec : d.params) {
+    const auto& v = spec.values;
+    const auto it = std::find(v.begin(), v.end(), ps.at(spec.name));
+    if (it == v.end()) continue;
+    for (int step : {-1, 1}) {
+      const long i = long(it - v.begin()) + step;
+      if (i < 0 || i >= long(v.size())) continue;
+      KernelParams n = ps;
+      n[spec.name] = v[size_t(i)];
+      try {
+        out.push_back(resolve_params(d, dev, n));
+      } catch (const Error&) {
+      }
+    }
+  }
+  return out;
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, const std::vector<std::string>& classes) {
+  // Shapes big enough to be typical of their class, small enough to measure quickly; CPUs get
+  // smaller ones (a 4096³ product takes seconds on two cores).
+  const bool cpu = dev.kind == DeviceKind::CPU;
+  const size_t large = cpu ? 1024 : 4096, medium = cpu ? 512 : 1024, small = cpu ? 128 : 256, wide = cpu ? 1024 : 4096;
+  struct Share {
+    std::string cls;
+    GemmShape shape;
+    std::string kernel;
+    double weight;
+  };
+  const std::vector<Share> shares = {
+      {"large", {large, large, large}, "xgemm", 0.35},   {"medium", {medium, medium, medium}, "xgemm", 0.15},
+      {"medium", {medium, medium, medium}, "direct", 0.05}, {"small", {small, small, small}, "direct", 0.10},
+      {"small", {small, small, small}, "xgemm", 0.05},   {"skinny", {16, wide, wide}, "direct", 0.15},
+      {"skinny", {16, wide, wide}, "xgemm", 0.15},
+  };
+  double weight = 0;
+  for (const auto& s : shares)
+    if (classes.empty() || std::find(classes.begin(), classes.end(), s.cls) != classes.end()) weight += s.weight;
+  std::vector<TuneTarget> out;
+  for (const auto& s : shares)
+    if (classes.empty() || std::find(classes.begin(), classes.end(), s.cls) != classes.end())
+      out.push_back({s.cls, s.shape, s.kernel, total * s.weight / weight});
+  return out;
+}
+
+Tuner::Tuner(const Context& ctx, uint64_t seed) : ctx_(ctx), seed_(seed) {}
+
+TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress) {
+  const auto t0 = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  const GemmKernelDescriptor& d = descriptor_named(target.kernel);
+  const DeviceInfo& dev = ctx_.info();
+  const GemmShape s = target.shape;
+  std::mt19937_64 rng(seed_ ^ std::hash<std::string>{}(target.shape_class + target.kernel));
+
+  // Inputs and the float64 reference, once per target.
+  std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
+  cpu::fill_random(a, rng());
+  cpu::fill_random(b, rng());
+  const std::vector<double> ref = cpu::gemm_reference_f64(s, a.data(), b.data());
+  const double tol = cpu::gemm_tolerance(s.k);
+  cl::Buffer da = ctx_.buffer(a.size() * 4), db = ctx_.buffer(b.size() * 4), dc = ctx_.buffer(c.size() * 4);
+  const cl::CommandQueue& q = ctx_.queue();
+  q.enqueueWriteBuffer(da, CL_TRUE, 0, a.size() * 4, a.data());
+  q.enqueueWriteBuffer(db, CL_TRUE, 0, b.size() * 4, b.data());
+  RowMajorGemm g;
+  g.m = s.m, g.n = s.n, g.k = s.k;
+  g.a = {da(), 0, s.k};
+  g.b = {db(), 0, s.n};
+  g.c = {dc(), 0, s.n};
+
+  TuneResult result;
+  result.target = target;
+  std::set<std::string> seen;
+  std::vector<std::pair<double, KernelParams>> ranked;  // (gflops, params) of correct candidates
+  TuneProgress prog;
+  prog.target = &target;
+
+  // Measures one configuration: GFLOP/s of the whole call (packing included), or 0 on failure.
+  auto evaluate = [&](const KernelParams& ps) -> double {
+    if (!seen.insert(build_options(ps)).second) return -1;  // measured already
+    ++result.tried;
+    GemmPlan plan;
+    plan.path = target.kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
+    plan.params = ps;
+    auto note = [&](const std::string& what) {
+      if (result.failure_notes.size() < 5) result.failure_notes.push_back(build_options(ps) + ": " + what);
+    };
+    try {
+      const float nan = std::nanf("");
+      q.enqueueFillBuffer(dc, nan, 0, c.size() * 4);
+      enqueue_gemm(ctx_, q, g, {}, plan);
+      q.enqueueReadBuffer(dc, CL_TRUE, 0, c.size() * 4, c.data());
+    } catch (const Error& e) {
+      (e.status() == Status::BuildFailure ? result.build_failures : result.launch_failures)++;
+      note(e.status() == Status::BuildFailure ? "build failed" : e.what());
+      return 0;
+    } catch (const cl::Error& e) {
+      ++result.launch_failures;
+      note(e.what());
+      return 0;
+    }
+    const double err = cpu::relative_error(c.data(), ref.data(), c.size());
+    if (!(err <= tol)) {
+      ++result.wrong;
+      note("wrong result, relative error " + std::to_string(err));
+      return 0;
+    }
+    // Enough repeats for a stable median without spending the budget on one candidate.
+    std::vector<double> times;
+    for (int r = 0; r < 10; ++r) {
+      std::vector<cl::Event> trace;
+      enqueue_gemm(ctx_, q, g, {}, plan, &trace);
+      cl::Event::waitForEvents(trace);
+      times.push_back(elapsed_seconds(trace));
+      double sum = 0;
+      for (double t : times) sum += t;
+      if (times.size() >= 3 && sum > 0.05) break;
+    }
+    std::sort(times.begin(), times.end());
+    const double gflops = gemm_flops(s) / times[times.size() / 2] * 1e-9;
+    ranked.push_back({gflops, ps});
+    if (gflops > result.best_gflops) {
+      result.best_gflops = gflops;
+      result.best = ps;
+      result.found = true;
+    }
+    return gflops;
+  };
+  auto report = [&](const std::string& stage) {
+    if (!progress) return;
+    prog.stage = stage;
+    prog.tried = result.tried;
+    prog.failed = result.build_failures + result.launch_failures;
+    prog.wrong = result.wrong;
+    prog.best_gflops = result.best_gflops;
+    prog.elapsed_s = elapsed();
+    progress(prog);
+  };
+
+  // 1. The defaults: always measured, so even a tiny budget yields a valid entry.
+  report("defaults");
+  result.default_gflops = std::max(0.0, evaluate(resolve_params(d, dev, {})));
+  report("defaults");
+
+  // A candidate costs a build (seconds on some CPU compilers) plus its runs; do not start one that
+  // would, on average, end past the budget.
+  auto time_for_another = [&](double limit) {
+    const double mean = result.tried ? elapsed() / double(result.tried) : 0.0;
+    return elapsed() + mean <= limit;
+  };
+
+  // 2. Random valid configurations for about half the budget.
+  while (time_for_another(0.5 * target.budget_s)) {
+    const auto ps = random_valid(d, dev, rng);
+    if (!ps) break;
+    evaluate(*ps);
+    report("random");
+  }
+
+  // 3. Local refinement from the best, then from the next-best starting points.
+  std::sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<KernelParams> starts;
+  for (size_t i = 0; i < ranked.size() && i < 4; ++i) starts.push_back(ranked[i].second);
+  for (size_t si = 0; si < starts.size() && time_for_another(target.budget_s); ++si) {
+    KernelParams current = starts[si];
+    double current_gflops = 0;
+    for (const auto& [gf, ps] : ranked)
+      if (ps == current) current_gflops = std::max(current_gflops, gf);
+    bool improved = true;
+    while (improved && time_for_another(target.budget_s)) {
+      improved = false;
+      auto around = neighbours(d, dev, current);
+      std::shuffle(around.begin(), around.end(), rng);
+      for (const auto& n : around) {
+        if (!time_for_another(target.budget_s)) break;
+        const double gf = evaluate(n);
+        report("refine");
+        if (gf > current_gflops * 1.01) {  // move only on a gain larger than timing noise
+          current = n;
+          current_gflops = gf;
+          improved = true;
+          break;
+        }
+      }
+    }
+  }
+  result.elapsed_s = elapsed();
+  report("done");
+  return result;
+}
+
+TuningEntry entry_for(const DeviceInfo& dev, const TuneResult& r) {
+  TuningEntry e;
+  e.device = dev.name;
+  e.architecture = dev.architecture;
+  e.vendor = dev.vendor;
+  e.device_type = dev.kind_name();
+  e.shape_class = r.target.shape_class;
+  e.kernel = r.target.kernel;
+  e.params = r.best;
+  e.shape = r.target.shape;
+  e.gflops = r.best_gflops;
+  e.date = today();
+  return e;
+}
+
+}  // namespace clgemm::detail

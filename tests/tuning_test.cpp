@@ -1,0 +1,178 @@
+// tuning_test.cpp — the tuning database (format, lookup with fallbacks, corrupt files) and the
+// tuner on this device with a tiny budget.
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "tune/database.hpp"
+#include "tune/tuner.hpp"
+#include "test_support.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace clgemm::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Points the library's user database at a fresh file for the life of the object.
+class ScopedDatabase {
+ public:
+  ScopedDatabase() : path_((fs::temp_directory_path() / ("clgemm-tuning-" + std::to_string(fresh_seed()) + ".json")).string()) {
+    const char* old = std::getenv("CLGEMM_TUNING_DB");
+    had_old_ = old != nullptr;
+    if (old) old_ = old;
+    setenv("CLGEMM_TUNING_DB", path_.c_str(), 1);
+    detail::reload_user_database();
+  }
+  ~ScopedDatabase() {
+    if (had_old_) setenv("CLGEMM_TUNING_DB", old_.c_str(), 1);
+    else unsetenv("CLGEMM_TUNING_DB");
+    fs::remove(path_);
+    detail::reload_user_database();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, old_;
+  bool had_old_ = false;
+};
+
+detail::TuningEntry entry(const std::string& device, const std::string& arch, const std::string& vendor,
+                          const std::string& type, const std::string& cls, KernelParams params) {
+  detail::TuningEntry e;
+  e.device = device, e.architecture = arch, e.vendor = vendor, e.device_type = type;
+  e.shape_class = cls, e.kernel = "xgemm", e.params = std::move(params);
+  e.shape = {64, 64, 64}, e.gflops = 1, e.date = "2026-11-22";
+  return e;
+}
+
+TEST(TuningDatabase, ShapeClasses) {
+  EXPECT_EQ(detail::shape_class(16, 4096, 4096), "skinny");
+  EXPECT_EQ(detail::shape_class(4096, 8, 4096), "skinny");
+  EXPECT_EQ(detail::shape_class(100, 100, 100), "small");
+  EXPECT_EQ(detail::shape_class(1024, 1024, 1024), "medium");
+  EXPECT_EQ(detail::shape_class(2048, 2048, 2048), "large");
+}
+
+TEST(TuningDatabase, RoundTripAndRejectsBadFiles) {
+  detail::TuningDatabase db;
+  db.upsert(entry("devA", "sm_90", "NVIDIA Corporation", "GPU", "large", {{"MWG", 64}}));
+  db.upsert(entry("devA", "sm_90", "NVIDIA Corporation", "GPU", "large", {{"MWG", 32}}));  // replaces
+  db.upsert(entry("devA", "sm_90", "NVIDIA Corporation", "GPU", "small", {{"MWG", 16}}));
+  ASSERT_EQ(db.entries.size(), 2u);
+  const auto back = detail::TuningDatabase::parse(db.dump());
+  ASSERT_EQ(back.entries.size(), 2u);
+  EXPECT_EQ(back.entries[0].params.at("MWG"), 32);
+  EXPECT_THROW(detail::TuningDatabase::parse("{not json"), Error);
+  EXPECT_THROW(detail::TuningDatabase::parse(R"({"format": 99, "entries": []})"), Error);
+  EXPECT_THROW(detail::TuningDatabase::parse(
+                   R"({"format": 1, "entries": [{"device": "x", "shape_class": "large", "kernel": "nope", "params": {}}]})"),
+               Error);
+  EXPECT_THROW(detail::TuningDatabase::parse(
+                   R"({"format": 1, "entries": [{"device": "x", "shape_class": "huge", "kernel": "xgemm", "params": {}}]})"),
+               Error);
+}
+
+TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
+  ScopedDatabase scoped;
+  const DeviceInfo& dev = shared_context().info();
+  // Nothing stored: defaults.
+  EXPECT_FALSE(detail::find_tuning(dev, "large").has_value());
+  GemmPlan plan = plan_gemm(dev, 2048, 2048, 2048);
+  EXPECT_NE(plan.source.find("defaults"), std::string::npos) << plan.source;
+
+  detail::TuningDatabase db;
+  db.upsert(entry("some other device", "other-arch", dev.vendor, dev.kind_name(), "large",
+                  {{"MWG", 32}, {"NWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 1}}));
+  detail::save_database(db, scoped.path());
+  detail::reload_user_database();
+  auto found = detail::find_tuning(dev, "large");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_NE(found->origin.find("vendor"), std::string::npos) << found->origin;
+
+  if (!dev.architecture.empty()) {
+    db.upsert(entry("yet another device", dev.architecture, "someone", "GPU", "large",
+                    {{"MWG", 64}, {"NWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 1}}));
+    detail::save_database(db, scoped.path());
+    detail::reload_user_database();
+    found = detail::find_tuning(dev, "large");
+    ASSERT_TRUE(found.has_value());
+    EXPECT_NE(found->origin.find("architecture"), std::string::npos) << found->origin;
+  }
+
+  db.upsert(entry(dev.name, dev.architecture, dev.vendor, dev.kind_name(), "large",
+                  {{"MWG", 16}, {"NWG", 16}, {"MDIMC", 4}, {"NDIMC", 4}, {"VWM", 1}, {"VWN", 2}}));
+  detail::save_database(db, scoped.path());
+  detail::reload_user_database();
+  found = detail::find_tuning(dev, "large");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_NE(found->origin.find("device"), std::string::npos) << found->origin;
+
+  // The planner uses the device's entry, and the GEMM it plans is still right.
+  plan = plan_gemm(dev, 2048, 2048, 2048);
+  EXPECT_EQ(plan.path, GemmPath::Packed);
+  EXPECT_EQ(plan.params.at("MWG"), 16);
+  EXPECT_NE(plan.source.find("user database"), std::string::npos) << plan.source;
+  EXPECT_FALSE(detail::find_tuning(dev, "skinny").has_value()) << "no entry for that class";
+}
+
+TEST(TuningDatabase, CorruptFileIsIgnoredWithAWarningAndRebuilt) {
+  ScopedDatabase scoped;
+  {
+    std::ofstream out(scoped.path());
+    out << "{\"format\": 1, \"entries\": [ {\"device\": ";  // cut off mid-write
+  }
+  std::string warning;
+  const auto db = detail::load_database(scoped.path(), &warning);
+  EXPECT_TRUE(db.entries.empty());
+  EXPECT_NE(warning.find("ignoring"), std::string::npos) << warning;
+  detail::reload_user_database();
+  EXPECT_NO_THROW(plan_gemm(shared_context().info(), 300, 300, 300)) << "a corrupt database must not break GEMMs";
+
+  // What `clgemm tune` does afterwards: load (empty), add, save — the file is whole again.
+  auto rebuilt = detail::load_database(scoped.path(), nullptr);
+  rebuilt.upsert(entry("d", "a", "v", "CPU", "small", {{"MWG", 16}}));
+  detail::save_database(rebuilt, scoped.path());
+  warning.clear();
+  EXPECT_EQ(detail::load_database(scoped.path(), &warning).entries.size(), 1u);
+  EXPECT_EQ(warning, "");
+}
+
+TEST(Tuner, TinyBudgetStillGivesAValidEntry) {
+  ScopedDatabase scoped;
+  Context& ctx = shared_context();
+  detail::Tuner tuner(ctx, fresh_seed());
+  size_t reports = 0;
+  const detail::TuneTarget target{"small", {70, 50, 40}, "xgemm", 0.01};
+  const detail::TuneResult r = tuner.tune(target, [&](const detail::TuneProgress&) { ++reports; });
+  ASSERT_TRUE(r.found) << (r.failure_notes.empty() ? "" : r.failure_notes.front());
+  EXPECT_GE(r.tried, 1u);
+  EXPECT_GT(r.best_gflops, 0);
+  EXPECT_GT(reports, 0u);
+
+  // Stored and found again, and the planned GEMM with it matches the reference.
+  detail::TuningDatabase db;
+  db.upsert(detail::entry_for(ctx.info(), r));
+  detail::save_database(db, scoped.path());
+  detail::reload_user_database();
+  const auto found = detail::find_tuning(ctx.info(), "small");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->entry.params, r.best);
+  EXPECT_EQ(plan_gemm(ctx.info(), 70, 50, 40).path, GemmPath::Packed);
+}
+
+TEST(Tuner, DefaultTargetsSplitTheBudget) {
+  const auto targets = detail::default_targets(shared_context().info(), 100, {});
+  double sum = 0;
+  for (const auto& t : targets) sum += t.budget_s;
+  EXPECT_NEAR(sum, 100, 1e-9);
+  const auto only_large = detail::default_targets(shared_context().info(), 10, {"large"});
+  ASSERT_EQ(only_large.size(), 1u);
+  EXPECT_EQ(only_large[0].kernel, "xgemm");
+  EXPECT_NEAR(only_large[0].budget_s, 10, 1e-9);
+}
+
+}  // namespace
+}  // namespace clgemm::test

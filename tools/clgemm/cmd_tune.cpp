@@ -1,0 +1,145 @@
+// cmd_tune.cpp — `clgemm tune`: searches kernel parameters for this device within a time budget
+// and stores the best per shape class in the tuning database; `--show` prints what is stored.
+#include <clgemm/error.hpp>
+
+#include "cli_common.hpp"
+#include "gemm/descriptor.hpp"
+#include "tune/database.hpp"
+#include "tune/tuner.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <map>
+
+namespace clgemm::cli {
+
+namespace {
+
+struct TuneOptions {
+  DeviceOptions dev;
+  double budget = 180;
+  std::vector<std::string> classes;
+  std::string database;  // default: the user database in the cache folder
+  uint64_t seed = 1;
+  bool show = false;
+};
+
+std::string bar(double fraction, int width) {
+  const int full = int(std::lround(std::clamp(fraction, 0.0, 1.0) * width));
+  return "[" + std::string(size_t(full), '#') + std::string(size_t(width - full), '.') + "]";
+}
+
+void show(const TuneOptions& o) {
+  const std::string path = o.database.empty() ? detail::user_database_path() : o.database;
+  std::string warning;
+  const auto user = detail::load_database(path, &warning);
+  if (!warning.empty()) std::cerr << "clgemm: warning: " << warning << "\n";
+  nlohmann::json doc = {{"user_database", path}, {"user", nlohmann::json::parse(user.dump())},
+                        {"builtin", nlohmann::json::parse(detail::builtin_database().dump())}};
+  if (o.dev.json || !o.dev.save.empty()) emit_json(o.dev, doc);
+  if (o.dev.json) return;
+  for (const auto& [title, db] : {std::pair<std::string, const detail::TuningDatabase*>{"user database " + path, &user},
+                                  {"built-in database", &detail::builtin_database()}}) {
+    std::cout << title << ": " << db->entries.size() << " entries\n";
+    if (db->entries.empty()) continue;
+    Table t({"device", "arch", "class", "kernel", "GFLOP/s", "tuned on", "date", "parameters"});
+    for (const auto& e : db->entries)
+      t.add({e.device, e.architecture, e.shape_class, e.kernel, fixed(e.gflops, 1),
+             std::to_string(e.shape.m) + "x" + std::to_string(e.shape.n) + "x" + std::to_string(e.shape.k), e.date,
+             detail::build_options(e.params)});
+    t.print(std::cout);
+    std::cout << "\n";
+  }
+}
+
+void run_tune(const TuneOptions& o) {
+  if (o.show) return show(o);
+  if (!(o.budget > 0)) throw Error(Status::InvalidArgument, "--budget must be a positive number of seconds");
+  for (const auto& c : o.classes) {
+    const auto& known = detail::shape_classes();
+    if (std::find(known.begin(), known.end(), c) == known.end())
+      throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, large, skinny");
+  }
+  const std::string path = o.database.empty() ? detail::user_database_path() : o.database;
+  if (path.empty()) throw Error(Status::InvalidArgument, "no cache folder for the tuning database: pass --database FILE");
+
+  Context ctx(open_device(o.dev));
+  const auto targets = detail::default_targets(ctx.info(), o.budget, o.classes);
+  detail::Tuner tuner(ctx, o.seed);
+  std::vector<detail::TuneResult> results;
+  double spent_before = 0;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const auto& t = targets[i];
+    results.push_back(tuner.tune(t, [&](const detail::TuneProgress& p) {
+      const double done = (spent_before + std::min(p.elapsed_s, t.budget_s)) / o.budget;
+      progress(bar(done, 24) + " " + t.shape_class + " " + std::to_string(t.shape.m) + "x" + std::to_string(t.shape.n) +
+                   "x" + std::to_string(t.shape.k) + " " + t.kernel + " (" + p.stage + "): " + std::to_string(p.tried) +
+                   " tried, " + std::to_string(p.failed + p.wrong) + " failed, best " + fixed(p.best_gflops, 1) +
+                   " GFLOP/s, " + fixed(std::max(0.0, o.budget - spent_before - p.elapsed_s), 0) + " s left",
+               p.stage != "done");
+    }));
+    spent_before += t.budget_s;
+  }
+  progress_done();
+
+  // Per shape class, the fastest correct kernel becomes the entry.
+  std::string warning;
+  auto db = detail::load_database(path, &warning);
+  if (!warning.empty()) std::cerr << "clgemm: warning: " << warning << "\n";
+  std::map<std::string, const detail::TuneResult*> best;
+  for (const auto& r : results)
+    if (r.found && (!best.count(r.target.shape_class) || r.best_gflops > best[r.target.shape_class]->best_gflops))
+      best[r.target.shape_class] = &r;
+  for (const auto& [cls, r] : best) db.upsert(detail::entry_for(ctx.info(), *r));
+  detail::save_database(db, path);
+  detail::reload_user_database();
+
+  nlohmann::json doc = {{"device", ctx.info().name}, {"budget_s", o.budget}, {"database", path}};
+  for (const auto& r : results) {
+    doc["targets"].push_back({{"shape_class", r.target.shape_class},
+                              {"kernel", r.target.kernel},
+                              {"shape", {r.target.shape.m, r.target.shape.n, r.target.shape.k}},
+                              {"budget_s", r.target.budget_s},
+                              {"elapsed_s", r.elapsed_s},
+                              {"tried", r.tried},
+                              {"build_failures", r.build_failures},
+                              {"launch_failures", r.launch_failures},
+                              {"wrong", r.wrong},
+                              {"default_gflops", r.default_gflops},
+                              {"best_gflops", r.best_gflops},
+                              {"best", r.best},
+                              {"failure_notes", r.failure_notes},
+                              {"chosen", best.count(r.target.shape_class) && best[r.target.shape_class] == &r}});
+  }
+  emit_json(o.dev, doc);
+  if (o.dev.json) return;
+  Table t({"class", "shape", "kernel", "tried", "failed", "wrong", "defaults GFLOP/s", "best GFLOP/s", "gain", "chosen"});
+  for (const auto& r : results)
+    t.add({r.target.shape_class,
+           std::to_string(r.target.shape.m) + "x" + std::to_string(r.target.shape.n) + "x" + std::to_string(r.target.shape.k),
+           r.target.kernel, std::to_string(r.tried), std::to_string(r.build_failures + r.launch_failures),
+           std::to_string(r.wrong), fixed(r.default_gflops, 1), fixed(r.best_gflops, 1),
+           r.default_gflops > 0 ? fixed(r.best_gflops / r.default_gflops, 2) + "x" : "-",
+           best.count(r.target.shape_class) && best[r.target.shape_class] == &r ? "yes" : ""});
+  t.print(std::cout);
+  std::cout << "\nSaved " << best.size() << " entries for " << ctx.info().name << " to " << path << "\n";
+  for (const auto& [cls, r] : best)
+    std::cout << "  " << cls << ": " << r->target.kernel << " " << detail::build_options(r->best) << "\n";
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app) {
+  auto o = std::make_shared<TuneOptions>();
+  auto* cmd = app.add_subcommand("tune", "search kernel parameters for this device and store the best in the tuning database");
+  add_device_options(*cmd, o->dev);
+  cmd->add_option("--budget,-b", o->budget, "seconds to spend in total (split over shape classes and kernels)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--classes", o->classes, "only these shape classes: small, medium, large, skinny")->delimiter(',');
+  cmd->add_option("--database", o->database, "database file (default: tuning.json in the cache folder)");
+  cmd->add_option("--seed", o->seed, "seed of the random search");
+  cmd->add_flag("--show", o->show, "print the stored entries (user and built-in database) and exit");
+  cmd->callback([o] { run_tune(*o); });
+}
+
+}  // namespace clgemm::cli
