@@ -30,17 +30,18 @@ void PrintTo(const Config& c, std::ostream* os) { *os << name_of(c); }
 const std::vector<Config> kConfigs = {
     // The GPU default (rung 6's configuration).
     {GemmPath::Packed, {{"MWG", 128}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}}},
-    // Double buffering, padding, contiguous layouts, partial unrolling.
+    // Double buffering, padding, contiguous layouts, partial unrolling; row-major A read in place.
     {GemmPath::Packed, {{"MWG", 64}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
-                        {"DB", 1}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"STRN", 0}, {"KUNROLL", 4}}},
+                        {"DB", 1}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"STRN", 0}, {"KUNROLL", 4}, {"PACKA", 0}}},
     // A read straight from global memory, B staged, wide vectors, double-buffered.
     {GemmPath::Packed, {{"MWG", 32}, {"NWG", 64}, {"KWG", 8}, {"MDIMC", 4}, {"NDIMC", 8}, {"VWM", 8}, {"VWN", 8},
                         {"SA", 0}, {"DB", 1}, {"KUNROLL", 8}}},
     // Neither operand staged, scalar vectors, KWG 32 with KUNROLL 1.
     {GemmPath::Packed, {{"MWG", 16}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 1}, {"VWN", 1},
                         {"SA", 0}, {"SB", 0}, {"KUNROLL", 1}}},
-    // Rectangular tiles for skinny shapes.
-    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 4}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 8}}},
+    // Rectangular tiles for skinny shapes, row-major A read in place without padding.
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 4}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 8},
+                        {"PACKA", 0}}},
     {GemmPath::Direct, {{"TM", 16}, {"TN", 64}, {"TK", 8}, {"WM", 2}, {"WN", 4}}},
     {GemmPath::Direct, {{"TM", 128}, {"TN", 32}, {"TK", 32}, {"WM", 8}, {"WN", 2}}},
 };

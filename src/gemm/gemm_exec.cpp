@@ -108,7 +108,7 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
     return ok;
   };
   const bool at_in_place = g.trans_a && g.m % vwm == 0 && aligned(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
-  const bool a_stored_in_place = !at_in_place && !g.trans_a && p(ps, "SA");
+  const bool a_stored_in_place = !at_in_place && !g.trans_a && p(ps, "SA") && !p(ps, "PACKA");
   const bool a_packed = !at_in_place && !a_stored_in_place;
   const bool b_in_place = !g.trans_b && g.n % vwn == 0 && aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.

@@ -38,6 +38,10 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         {"KUNROLL", 16, 16, "unroll factor of the K loop in a tile", {1, 2, 4, 8, 16, 32}},
         {"STRM", 1, 1, "rows of a work-item strided (1) or contiguous (0)", {0, 1}},
         {"STRN", 1, 1, "columns of a work-item strided (1) or contiguous (0)", {0, 1}},
+        // Host-side choice, not a kernel switch: pack a row-major A into At (1), or let the kernel
+        // read it in place and transpose while staging (0: one kernel instead of two, but scalar
+        // loads along K). Measured on the H200 at 4096³: packing 45.7 TFLOP/s, in place 28.8.
+        {"PACKA", 1, 1, "pack a row-major A into At before the kernel (1) or read it in place (0)", {0, 1}},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
