@@ -50,6 +50,8 @@ struct GemmKernelDescriptor {
   std::function<cl::NDRange(const KernelParams&)> local;
   // Bytes of local memory the kernel declares, to reject configurations before building.
   std::function<size_t(const KernelParams&)> local_bytes;
+  // Rows and columns of C one work-group computes (the tuner skips tiles far larger than a shape).
+  std::function<std::pair<size_t, size_t>(const KernelParams&)> tile;
   // A rough count of 32-bit registers per work-item (0 = unknown), checked against the device
   // where it reports its register file (NVIDIA), so hopeless configurations are never built.
   std::function<size_t(const KernelParams&)> registers;

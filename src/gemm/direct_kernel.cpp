@@ -12,11 +12,11 @@ const GemmKernelDescriptor& direct_descriptor() {
     // GPU: 64×64 tiles, 4×4 per work-item = 256 work-items, enough groups to fill 132 compute
     // units from about 700×700 up. CPU: 32×32 tiles and 64 work-items, which PoCL packs into
     // SIMD lanes along x.
-    d.params = {{"TM", 64, 32, "rows of C per work-group"},
-                {"TN", 64, 32, "columns of C per work-group"},
-                {"TK", 16, 16, "depth of the local-memory tiles"},
-                {"WM", 4, 4, "rows of C per work-item"},
-                {"WN", 4, 4, "columns of C per work-item"}};
+    d.params = {{"TM", 64, 32, "rows of C per work-group", {16, 32, 64, 128}},
+                {"TN", 64, 32, "columns of C per work-group", {16, 32, 64, 128}},
+                {"TK", 16, 16, "depth of the local-memory tiles", {8, 16, 32}},
+                {"WM", 4, 4, "rows of C per work-item", {1, 2, 4, 8}},
+                {"WN", 4, 4, "columns of C per work-item", {1, 2, 4, 8}}};
     d.constraints = {positive("TK"), divides("WM", "TM"), divides("WN", "TN"),
                      {"TM*TK and TK*TN divisible by the work-group size",
                       [](const KernelParams& ps, const DeviceInfo&) {
@@ -30,6 +30,7 @@ const GemmKernelDescriptor& direct_descriptor() {
     d.local = [](const KernelParams& ps) {
       return cl::NDRange(p(ps, "TN") / p(ps, "WN"), p(ps, "TM") / p(ps, "WM"));
     };
+    d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "TM")), size_t(p(ps, "TN"))); };
     d.local_bytes = [](const KernelParams& ps) {
       return size_t((p(ps, "TK") * (p(ps, "TM") + 1) + p(ps, "TK") * p(ps, "TN")) * sizeof(float));
     };

@@ -78,6 +78,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
                          round_up(s.m, p(ps, "MWG")) / p(ps, "MWG") * p(ps, "MDIMC"));
     };
     d.local = [](const KernelParams& ps) { return cl::NDRange(p(ps, "NDIMC"), p(ps, "MDIMC")); };
+    d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "MWG")), size_t(p(ps, "NWG"))); };
     d.local_bytes = [](const KernelParams& ps) {
       const size_t bufs = p(ps, "DB") ? 2 : 1;
       const size_t a = p(ps, "SA") ? size_t(p(ps, "KWG")) * (p(ps, "MWG") + p(ps, "PADA") * p(ps, "VWM")) : 0;

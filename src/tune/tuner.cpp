@@ -29,22 +29,70 @@ const GemmKernelDescriptor& descriptor_named(const std::string& kernel) {
   throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct)");
 }
 
-// A random configuration that passes every constraint and device limit, or none after many tries.
-std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const DeviceInfo& dev, std::mt19937_64& rng) {
-  for (int attempt = 0; attempt < 2000; ++attempt) {
+// The largest tile side worth trying for a dimension: the next power of two (at least 16). A tile
+// twice the matrix only multiplies padding.
+size_t fit(size_t x) {
+  size_t p2 = 16;
+  while (p2 < x) p2 *= 2;
+  return p2;
+}
+
+bool fits_shape(const GemmKernelDescriptor& d, const KernelParams& ps, const GemmShape& s) {
+  if (!d.tile) return true;
+  const auto [tm, tn] = d.tile(ps);
+  return tm <= fit(s.m) && tn <= fit(s.n);
+}
+
+// A random configuration that passes every constraint and device limit and suits the shape, or
+// none after many tries.
+std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s,
+                                         std::mt19937_64& rng) {
+  for (int attempt = 0; attempt < 4000; ++attempt) {
     KernelParams ps;
     for (const auto& spec : d.params)
       if (!spec.values.empty()) ps[spec.name] = spec.values[rng() % spec.values.size()];
     try {
-      return resolve_params(d, dev, ps);
+      ps = resolve_params(d, dev, ps);
+      if (fits_shape(d, ps, s)) return ps;
     } catch (const Error&) {
     }
   }
   return std::nullopt;
 }
 
+// The defaults with the tile cut down to the shape (and the work-group shape with it), so thin
+// shapes start from a sensible point: halve the tile's rows or columns while it exceeds the fit.
+std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s) {
+  if (!d.tile) return std::nullopt;
+  KernelParams ps = resolve_params(d, dev, {});
+  const bool x = d.info.id == "xgemm";
+  const char* rows = x ? "MWG" : "TM";
+  const char* cols = x ? "NWG" : "TN";
+  const char* rdim = x ? "MDIMC" : "WM";
+  const char* cdim = x ? "NDIMC" : "WN";
+  for (int step = 0; step < 8 && !fits_shape(d, ps, s); ++step) {
+    if (size_t(ps[rows]) > fit(s.m)) {
+      ps[rows] /= 2;
+      if (x) ps[rdim] = std::max(1L, std::min(ps[rdim], ps[rows] / ps["VWM"]));
+      else ps[rdim] = std::max(1L, std::min(ps[rdim], ps[rows]));
+    }
+    if (size_t(ps[cols]) > fit(s.n)) {
+      ps[cols] /= 2;
+      if (x) ps[cdim] = std::max(1L, std::min(ps[cdim], ps[cols] / ps["VWN"]));
+      else ps[cdim] = std::max(1L, std::min(ps[cdim], ps[cols]));
+    }
+  }
+  try {
+    ps = resolve_params(d, dev, ps);
+    return fits_shape(d, ps, s) ? std::optional<KernelParams>(ps) : std::nullopt;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
 // Every valid configuration one step away from `ps` along one parameter's list of values.
-std::vector<KernelParams> neighbours(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& ps) {
+std::vector<KernelParams> neighbours(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& ps,
+                                     const GemmShape& s) {
   std::vector<KernelParams> out;
   for (const auto& spec : d.params) {
     const auto& v = spec.values;
@@ -56,7 +104,8 @@ std::vector<KernelParams> neighbours(const GemmKernelDescriptor& d, const Device
       KernelParams n = ps;
       n[spec.name] = v[size_t(i)];
       try {
-        out.push_back(resolve_params(d, dev, n));
+        n = resolve_params(d, dev, n);
+        if (fits_shape(d, n, s)) out.push_back(n);
       } catch (const Error&) {
       }
     }
@@ -198,6 +247,7 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   // 1. The defaults: always measured, so even a tiny budget yields a valid entry.
   report("defaults");
   result.default_gflops = std::max(0.0, evaluate(resolve_params(d, dev, {})));
+  if (const auto fitted = fitted_defaults(d, dev, s)) evaluate(*fitted);
   report("defaults");
 
   // A candidate costs a build (seconds on some CPU compilers) plus its runs; do not start one that
@@ -209,7 +259,7 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
 
   // 2. Random valid configurations for about half the budget.
   while (time_for_another(0.5 * target.budget_s)) {
-    const auto ps = random_valid(d, dev, rng);
+    const auto ps = random_valid(d, dev, s, rng);
     if (!ps) break;
     evaluate(*ps);
     report("random");
@@ -227,7 +277,7 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
     bool improved = true;
     while (improved && time_for_another(target.budget_s)) {
       improved = false;
-      auto around = neighbours(d, dev, current);
+      auto around = neighbours(d, dev, current, s);
       std::shuffle(around.begin(), around.end(), rng);
       for (const auto& n : around) {
         if (!time_for_another(target.budget_s)) break;
