@@ -48,6 +48,16 @@ DeviceInfo open_device(const DeviceOptions& opts) {
   return d;
 }
 
+namespace {
+// "12.5", "-", "-3e-05", "1.2x" read as numbers; "-DTS=16" or "ok" do not.
+bool looks_numeric(const std::string& c) {
+  auto digit = [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; };
+  if (c == "-") return true;
+  if (c[0] == '-' || c[0] == '.') return c.size() > 1 && (digit(c[1]) || c[1] == '.');
+  return digit(c[0]);
+}
+}  // namespace
+
 void Table::print(std::ostream& os) const {
   std::vector<size_t> width(header_.size(), 0);
   for (size_t i = 0; i < header_.size(); ++i) width[i] = header_[i].size();
@@ -59,8 +69,7 @@ void Table::print(std::ostream& os) const {
   numeric[0] = false;
   for (const auto& r : rows_)
     for (size_t i = 1; i < r.size() && i < width.size(); ++i)
-      if (!r[i].empty() && !(std::isdigit(static_cast<unsigned char>(r[i][0])) || r[i][0] == '-' || r[i][0] == '.'))
-        numeric[i] = false;
+      if (!r[i].empty() && !looks_numeric(r[i])) numeric[i] = false;
   auto line = [&](const std::vector<std::string>& r) {
     for (size_t i = 0; i < width.size(); ++i) {
       const std::string cell = i < r.size() ? r[i] : "";
