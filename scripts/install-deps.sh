@@ -11,6 +11,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev                         # CLI parsing, JSON output
   libopenblas-dev                                         # float64 reference and the CPU baseline
   libclblast-dev                                          # peer library in benchmarks (optional at build time)
+  gnuplot-nox                                             # `clgemm bench --plot` (and its tests)
   clinfo
 )
 

@@ -58,6 +58,8 @@ void add_ladder_command(CLI::App& app);
 void add_sparse_command(CLI::App& app);
 void add_reduce_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+void add_tune_command(CLI::App& app);
 
 // Validator for sizes: a positive integer that fits in size_t.
 extern const CLI::Validator kPositiveSize;

@@ -5,6 +5,8 @@
 #include <clgemm/error.hpp>
 #include <clgemm/ladder.hpp>
 
+#include "bench/stats.hpp"
+#include "bench/triple_loop.hpp"
 #include "cli_common.hpp"
 
 #include <algorithm>
@@ -46,26 +48,6 @@ std::map<int, KernelParams> parse_settings(const std::vector<std::string>& setti
   return out;
 }
 
-// Times the single-threaded triple loop, or predicts it from a small run when the full size would
-// take longer than `limit` seconds. Returns seconds and whether the number was measured.
-std::pair<double, bool> cpu_triple_loop_time(const GemmShape& s, const std::vector<float>& a,
-                                             const std::vector<float>& b, double limit) {
-  // Calibrate on a cube small enough to finish in milliseconds but big enough to leave the cache
-  // effects of the i-j-k loop visible.
-  const size_t c = std::min<size_t>(256, std::max({s.m, s.n, s.k}));
-  GemmShape cal{std::min(s.m, c), std::min(s.n, c), std::min(s.k, c)};
-  std::vector<float> ca(cal.m * cal.k, 0.5f), cb(cal.k * cal.n, 0.25f), cc(cal.m * cal.n);
-  auto t0 = Clock::now();
-  cpu::gemm_triple_loop(cal, ca.data(), cb.data(), cc.data());
-  const double rate = gemm_flops(cal) / std::max(seconds_since(t0), 1e-9);
-  const double predicted = gemm_flops(s) / rate;
-  if (predicted > limit) return {predicted, false};
-  std::vector<float> out(s.m * s.n);
-  t0 = Clock::now();
-  cpu::gemm_triple_loop(s, a.data(), b.data(), out.data());
-  return {seconds_since(t0), true};
-}
-
 struct RungResult {
   RungInfo info;
   std::string options;
@@ -99,7 +81,7 @@ void run_ladder(const LadderOptions& o) {
   progress("computing the float64 reference (OpenBLAS dgemm)...");
   const std::vector<double> ref = cpu::gemm_reference_f64(s, a.data(), b.data());
   progress("timing the CPU triple loop...");
-  const auto [cpu_s, cpu_measured] = cpu_triple_loop_time(s, a, b, o.cpu_limit_s);
+  const auto [cpu_s, cpu_measured] = bench::triple_loop_seconds(s, a.data(), b.data(), o.cpu_limit_s);
   progress("timing OpenBLAS sgemm...");
   double blas_s = 0;
   {
@@ -110,7 +92,7 @@ void run_ladder(const LadderOptions& o) {
       cpu::gemm_openblas(s, a.data(), b.data(), c.data());
       t.push_back(seconds_since(t0));
     }
-    blas_s = median(t);
+    blas_s = bench::median(t);
   }
 
   cl::Buffer da = ctx.buffer(a.size() * sizeof(float)), db = ctx.buffer(b.size() * sizeof(float)),
@@ -141,8 +123,9 @@ void run_ladder(const LadderOptions& o) {
         cl::Event::waitForEvents(ev);
         r.times.push_back(elapsed_seconds(ev));
       }
-      r.median_s = median(r.times);
-      r.min_s = *std::min_element(r.times.begin(), r.times.end());
+      const bench::Stats st = bench::summarize(r.times);
+      r.median_s = st.median;
+      r.min_s = st.min;
       r.ok = true;
     } catch (const Error& e) {
       r.failure = e.what();

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   clgemm::cli::add_sparse_command(app);
   clgemm::cli::add_reduce_command(app);
   clgemm::cli::add_plan_command(app);
+  clgemm::cli::add_bench_command(app);
+  clgemm::cli::add_tune_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

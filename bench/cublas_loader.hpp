@@ -1,0 +1,43 @@
+// bench/cublas_loader.hpp — finds and loads libclgemm_cublas.so at run time (dlopen), so that
+// clgemm's binaries start without any CUDA library and cuBLAS is just "not available" without it.
+#pragma once
+
+#include "bench/cuda/cublas_plugin.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clgemm::bench {
+
+// The plugin's entry points, resolved once. The library stays loaded until the process exits:
+// unloading a CUDA runtime while its threads and atexit handlers live is not worth the risk.
+struct CublasPlugin {
+  std::string path;
+  int (*abi)();
+  clgemm_cublas_session* (*open)(int, char*, size_t);
+  const char* (*device_name)(const clgemm_cublas_session*);
+  const char* (*version)(const clgemm_cublas_session*);
+  int (*prepare)(clgemm_cublas_session*, int, int, int, size_t, size_t, size_t, float, const float*, size_t, size_t,
+                 const float*, size_t, size_t, float, const float*, size_t, size_t, char*, size_t);
+  int (*reset_c)(clgemm_cublas_session*, char*, size_t);
+  int (*run)(clgemm_cublas_session*, double*, char*, size_t);
+  int (*read_c)(clgemm_cublas_session*, float*, char*, size_t);
+  void (*release)(clgemm_cublas_session*);
+  void (*close)(clgemm_cublas_session*);
+};
+
+// Where the plugin is looked for, in order: $CLGEMM_CUBLAS_PLUGIN alone when it is set; else
+// beside the executable, in ../lib from it (an installed or packed tree) and in its parent (the
+// build tree, for the tests in build/tests).
+std::vector<std::string> cublas_plugin_candidates();
+
+// Loads the plugin from `path`; null with `reason` set when the file is missing, dlopen fails
+// (libcublas not found, say), a symbol is missing or the ABI differs.
+std::shared_ptr<const CublasPlugin> load_cublas_plugin(const std::string& path, std::string& reason);
+
+// Loads the first candidate that exists (and keeps it for later calls); null with a reason when
+// none does or the one found cannot be loaded.
+std::shared_ptr<const CublasPlugin> find_cublas_plugin(std::string& reason);
+
+}  // namespace clgemm::bench

@@ -1,0 +1,59 @@
+/* bench/cuda/cublas_plugin.h — the C interface of libclgemm_cublas.so, the optional plugin that
+ * runs cuBLAS SGEMM for `clgemm bench`. The bench dlopen()s it, so clgemm's own binaries never
+ * need a CUDA library to start; without the plugin, CUDA or a CUDA device, cuBLAS is simply
+ * "not available" with the reason.
+ *
+ * Every function that can fail returns 0 on success, else non-zero with a message in `err`
+ * (always NUL-terminated, truncated to err_size). No function throws or prints. */
+#ifndef CLGEMM_CUBLAS_PLUGIN_H
+#define CLGEMM_CUBLAS_PLUGIN_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever a signature below changes; the loader refuses a plugin with another value. */
+#define CLGEMM_CUBLAS_PLUGIN_ABI 1
+
+typedef struct clgemm_cublas_session clgemm_cublas_session;
+
+int clgemm_cublas_abi(void);
+
+/* Opens CUDA device 0 (after CUDA_VISIBLE_DEVICES) and a cuBLAS handle. tf32 = 0: FP32 math
+ * (CUBLAS_DEFAULT_MATH; refused when NVIDIA_TF32_OVERRIDE=1 would turn it into TF32);
+ * tf32 = 1: TF32 tensor-core math (CUBLAS_TF32_TENSOR_OP_MATH). NULL on failure. */
+clgemm_cublas_session* clgemm_cublas_open(int tf32, char* err, size_t err_size);
+
+/* "NVIDIA H200" and "cuBLAS 13.0.2, CUDA runtime 13000, driver 13000"; valid while the session is. */
+const char* clgemm_cublas_device_name(const clgemm_cublas_session* s);
+const char* clgemm_cublas_version(const clgemm_cublas_session* s);
+
+/* Uploads one problem: C = alpha·op(A)·op(B) + beta·C with dense operands of a_count, b_count and
+ * c_count floats, stored column-major (col_major = 1) or row-major (0), as BLAS describes them.
+ * C starts as C0. Frees the previous problem's memory first. */
+int clgemm_cublas_prepare(clgemm_cublas_session* s, int col_major, int trans_a, int trans_b, size_t m, size_t n,
+                          size_t k, float alpha, const float* a, size_t a_count, size_t lda, const float* b,
+                          size_t b_count, size_t ldb, float beta, const float* c0, size_t c_count, size_t ldc,
+                          char* err, size_t err_size);
+
+/* C = C0 on the device; returns when done. */
+int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size);
+
+/* One GEMM, timed with CUDA events recorded around it on the session's stream. */
+int clgemm_cublas_run(clgemm_cublas_session* s, double* seconds, char* err, size_t err_size);
+
+/* Copies C (c_count floats) to the host. */
+int clgemm_cublas_read_c(clgemm_cublas_session* s, float* c, char* err, size_t err_size);
+
+/* Frees the problem's device memory (the session stays open). */
+void clgemm_cublas_release(clgemm_cublas_session* s);
+
+void clgemm_cublas_close(clgemm_cublas_session* s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

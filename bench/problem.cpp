@@ -1,0 +1,63 @@
+// bench/problem.cpp — host inputs for one shape and their float64 reference.
+#include "bench/problem.hpp"
+
+#include <clgemm/cpu.hpp>
+
+#include <cblas.h>
+
+namespace clgemm::bench {
+
+std::string CallSettings::describe() const {
+  std::string s = layout == Layout::RowMajor ? "row-major" : "column-major";
+  s += std::string(", C = ") + (alpha == 1.0f ? "" : "alpha*") + (a_transpose == Transpose::Yes ? "A^T" : "A") + "*" +
+       (b_transpose == Transpose::Yes ? "B^T" : "B") + (beta == 0.0f ? "" : " + beta*C");
+  return s;
+}
+
+bool CallSettings::is_plain() const {
+  return layout == Layout::RowMajor && a_transpose == Transpose::No && b_transpose == Transpose::No &&
+         alpha == 1.0f && beta == 0.0f;
+}
+
+namespace {
+
+// Stored rows × columns of an operand that enters the product as rows_op × cols_op.
+size_t leading_dim(Layout layout, bool transposed, size_t rows_op, size_t cols_op) {
+  const size_t rows = transposed ? cols_op : rows_op, cols = transposed ? rows_op : cols_op;
+  return layout == Layout::RowMajor ? cols : rows;
+}
+
+}  // namespace
+
+Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t seed) {
+  Problem p;
+  p.shape = shape;
+  p.settings = settings;
+  const size_t m = shape.m, n = shape.n, k = shape.k;
+  p.lda = leading_dim(settings.layout, settings.a_transpose == Transpose::Yes, m, k);
+  p.ldb = leading_dim(settings.layout, settings.b_transpose == Transpose::Yes, k, n);
+  p.ldc = leading_dim(settings.layout, false, m, n);
+  p.a.resize(m * k);
+  p.b.resize(k * n);
+  p.c0.resize(m * n);
+  cpu::fill_random(p.a, seed);
+  cpu::fill_random(p.b, seed ^ 0x9e3779b97f4a7c15ull);
+  cpu::fill_random(p.c0, seed ^ 0xc2b2ae3d27d4eb4full);
+  return p;
+}
+
+std::vector<double> reference_result(const Problem& p) {
+  const auto& s = p.settings;
+  std::vector<double> a(p.a.begin(), p.a.end()), b(p.b.begin(), p.b.end()), c(p.c0.begin(), p.c0.end());
+  if (p.shape.m == 0 || p.shape.n == 0) return c;
+  // BLAS does not read C when beta = 0; neither does the reference.
+  if (s.beta == 0.0f) std::fill(c.begin(), c.end(), 0.0);
+  cblas_dgemm(s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor,
+              s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans,
+              s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans, int(p.shape.m), int(p.shape.n),
+              int(p.shape.k), double(s.alpha), a.data(), int(p.lda), b.data(), int(p.ldb), double(s.beta), c.data(),
+              int(p.ldc));
+  return c;
+}
+
+}  // namespace clgemm::bench

@@ -1,0 +1,49 @@
+// bench/report.cpp — derived numbers: % of peak, ratios to clgemm and to the best peer.
+#include "bench/report.hpp"
+
+namespace clgemm::bench {
+
+const ImplEntry* Report::impl(const std::string& name) const {
+  for (const auto& e : impls)
+    if (e.info.name == name) return &e;
+  return nullptr;
+}
+
+namespace {
+bool usable(const Result& r) { return r.outcome == Outcome::Ok && r.timed(); }
+}  // namespace
+
+void finish_report(Report& rep) {
+  rep.comparisons.clear();
+  for (size_t i = 0; i < rep.results.size();) {
+    // Results of one shape are contiguous (run_benchmark's order).
+    size_t end = i;
+    while (end < rep.results.size() && rep.results[end].shape == rep.results[i].shape) ++end;
+    Comparison c;
+    c.shape = rep.results[i].shape;
+    for (size_t j = i; j < end; ++j) {
+      const Result& r = rep.results[j];
+      const ImplEntry* e = rep.impl(r.impl);
+      if (!usable(r)) continue;
+      if (r.impl == "clgemm") c.clgemm_gflops = r.gflops;
+      if (e && e->info.peer && e->info.precision == Precision::FP32 && r.gflops > c.best_peer_gflops) {
+        c.best_peer_gflops = r.gflops;
+        c.best_peer = r.impl;
+      }
+    }
+    if (c.clgemm_gflops > 0 && c.best_peer_gflops > 0) c.ratio = c.clgemm_gflops / c.best_peer_gflops;
+    for (size_t j = i; j < end; ++j) {
+      Result& r = rep.results[j];
+      const ImplEntry* e = rep.impl(r.impl);
+      r.percent_peak = -1;
+      r.vs_clgemm = 0;
+      if (!usable(r)) continue;
+      if (rep.peak && e && e->peak_applies) r.percent_peak = 100.0 * r.gflops / rep.peak->gflops;
+      if (c.clgemm_gflops > 0) r.vs_clgemm = r.gflops / c.clgemm_gflops;
+    }
+    rep.comparisons.push_back(c);
+    i = end;
+  }
+}
+
+}  // namespace clgemm::bench

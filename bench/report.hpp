@@ -1,0 +1,50 @@
+// bench/report.hpp — everything one `clgemm bench` run produced, and the comparisons derived
+// from it (% of peak, ratio to clgemm, clgemm against the best peer).
+#pragma once
+
+#include "bench/impl.hpp"
+#include "bench/peak.hpp"
+#include "bench/problem.hpp"
+#include "bench/runner.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clgemm::bench {
+
+// clgemm beside the fastest correct FP32 peer (clblast, cublas, openblas; TF32 is excluded as a
+// different precision, ladder rungs and the triple loop are not peers) at one shape.
+struct Comparison {
+  Shape shape;
+  double clgemm_gflops = 0;   // 0 when clgemm was not timed or was wrong
+  std::string best_peer;      // empty when no peer was timed and correct
+  double best_peer_gflops = 0;
+  double ratio = 0;           // clgemm over best peer; 0 when either is missing
+};
+
+struct ImplEntry {
+  ImplInfo info;
+  std::string unavailable;  // empty when it could run in this process
+  bool peak_applies = false;
+};
+
+struct Report {
+  nlohmann::json environment;  // date, command, device, host, library versions (free-form)
+  CallSettings settings;
+  RunOptions options;          // repeat, warm-up, limits and seed (progress unused)
+  double cpu_limit_s = 0;
+  std::optional<Peak> peak;
+  std::vector<ImplEntry> impls;
+  std::vector<Result> results;
+  std::vector<Comparison> comparisons;  // one per shape, filled by finish_report()
+
+  const ImplEntry* impl(const std::string& name) const;
+};
+
+// Fills each result's percent_peak and vs_clgemm, and the per-shape comparisons.
+void finish_report(Report& report);
+
+}  // namespace clgemm::bench

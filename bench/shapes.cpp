@@ -1,0 +1,185 @@
+// bench/shapes.cpp — size lists, ranges and the presets (square, odd, skinny, rect).
+#include "bench/shapes.hpp"
+
+#include <clgemm/error.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+namespace clgemm::bench {
+
+std::string Shape::label() const {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+namespace {
+
+Shape square(size_t s, const std::string& group = "square") { return {s, s, s, group, s}; }
+
+// Powers of two and the midpoints between them (64, 96, 128, 192, ...): tile-friendly sizes, plus
+// ones that are a multiple of 32 but not of a 64- or 128-wide tile.
+std::vector<size_t> powers_and_midpoints(size_t lo, size_t hi) {
+  std::vector<size_t> out;
+  for (size_t p = 1; p <= hi; p *= 2) {
+    if (p >= lo) out.push_back(p);
+    const size_t mid = p + p / 2;
+    if (p >= 2 && mid >= lo && mid <= hi) out.push_back(mid);
+    if (p > hi / 2) break;
+  }
+  return out;
+}
+
+std::vector<Shape> square_preset(const SizeLimits& l) {
+  std::vector<Shape> out;
+  for (size_t s : powers_and_midpoints(l.min_size, l.max_size)) out.push_back(square(s));
+  return out;
+}
+
+// Multiples of 129 (129 = 128 + 1: every tile size misses by one, the worst case for edge
+// handling), spaced like the square preset, plus the largest multiple that fits.
+std::vector<Shape> odd_preset(const SizeLimits& l) {
+  std::vector<Shape> out;
+  const size_t top = l.max_size / 129;
+  for (size_t j : powers_and_midpoints(1, top))
+    if (129 * j >= l.min_size) out.push_back(square(129 * j, "odd"));
+  if (top >= 1 && (out.empty() || out.back().m != 129 * top)) out.push_back(square(129 * top, "odd"));
+  return out;
+}
+
+// The largest power-of-two sizes L from max(min_size, 512) up to max_size (or max_size alone
+// when it is smaller than 512).
+std::vector<size_t> large_powers(const SizeLimits& l, size_t floor) {
+  std::vector<size_t> out;
+  const size_t lo = std::max(l.min_size, floor);
+  for (size_t p = 1; p <= l.max_size; p *= 2)
+    if (p >= lo) out.push_back(p);
+  if (out.empty()) out.push_back(l.max_size);
+  return out;
+}
+
+// One dimension of 16 (a batch of 16 vectors, a thin activation matrix), the other two large:
+// these shapes are bound by memory traffic, and big-tile kernels waste most of each tile on them.
+std::vector<Shape> skinny_preset(const SizeLimits& l) {
+  std::vector<Shape> out;
+  const auto ls = large_powers(l, 512);
+  for (size_t L : ls) out.push_back({16, L, L, "skinny m=16", L});
+  for (size_t L : ls) out.push_back({L, 16, L, "skinny n=16", L});
+  return out;
+}
+
+// Non-square large shapes with the work of an L³ cube: a wide C with a short K, and a small C
+// with a long K (where a kernel that parallelises only over C runs out of work-groups).
+std::vector<Shape> rect_preset(const SizeLimits& l) {
+  std::vector<Shape> out;
+  SizeLimits half = l;
+  half.max_size = std::max<size_t>(l.max_size / 2, 2);
+  const auto ls = large_powers(half, 256);
+  for (size_t L : ls) out.push_back({2 * L, L, L / 2, "rect 2L x L x L/2", L});
+  for (size_t L : ls) out.push_back({L / 2, L, 2 * L, "rect L/2 x L x 2L", L});
+  return out;
+}
+
+[[noreturn]] void bad_item(const std::string& item, const std::string& why) {
+  throw Error(Status::InvalidArgument, "--sizes: '" + item + "' " + why +
+                                           " (expected N, MxNxK, A:B, A:B:STEP, A:B:xFACTOR or a preset: "
+                                           "square, odd, skinny, rect)");
+}
+
+size_t parse_count(const std::string& text, const std::string& item) {
+  if (text.empty() || text.size() > 12 ||
+      !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
+    bad_item(item, "has '" + text + "' where a positive integer belongs");
+  const size_t v = std::stoull(text);
+  if (v == 0) bad_item(item, "has a zero size");
+  return v;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string part;
+  std::istringstream in(s);
+  while (std::getline(in, part, sep)) out.push_back(part);
+  if (!s.empty() && s.back() == sep) out.push_back("");
+  return out;
+}
+
+std::vector<Shape> parse_range(const std::string& item) {
+  const auto parts = split(item, ':');
+  if (parts.size() < 2 || parts.size() > 3) bad_item(item, "is not a range");
+  const size_t a = parse_count(parts[0], item), b = parse_count(parts[1], item);
+  if (b < a) bad_item(item, "ends before it starts");
+  std::vector<Shape> out;
+  if (parts.size() == 3 && !parts[2].empty() && parts[2][0] != 'x') {
+    const size_t step = parse_count(parts[2], item);
+    for (size_t s = a; s <= b; s += step) out.push_back(square(s));
+    return out;
+  }
+  double factor = 2.0;
+  if (parts.size() == 3) {
+    try {
+      size_t used = 0;
+      factor = std::stod(parts[2].substr(1), &used);
+      if (used + 1 != parts[2].size()) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      bad_item(item, "has a factor that is not a number");
+    }
+    if (!(factor > 1.0)) bad_item(item, "needs a factor above 1");
+  }
+  for (double s = double(a); s <= double(b) + 0.5;) {
+    const size_t v = size_t(std::llround(s));
+    if (out.empty() || out.back().m != v) out.push_back(square(v));
+    s = std::max(s * factor, double(v + 1));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> preset_descriptions() {
+  return {{"square", "N×N×N for N a power of two or a midpoint between two (64, 96, 128, 192, ...)"},
+          {"odd", "N×N×N for N a multiple of 129 (129, 258, 387, 516, 774, ...) up to the largest that fits"},
+          {"skinny", "16×L×L and L×16×L for L a power of two from 512"},
+          {"rect", "2L×L×(L/2) and (L/2)×L×2L (the work of an L³ cube) for L a power of two from 256 to max/2"}};
+}
+
+std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
+  if (limits.min_size == 0 || limits.max_size < limits.min_size)
+    throw Error(Status::InvalidArgument, "size limits: need 1 <= min-size <= max-size");
+  if (name == "square") return square_preset(limits);
+  if (name == "odd") return odd_preset(limits);
+  if (name == "skinny") return skinny_preset(limits);
+  if (name == "rect") return rect_preset(limits);
+  throw Error(Status::InvalidArgument, "unknown size preset '" + name + "' (square, odd, skinny, rect)");
+}
+
+std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits) {
+  std::vector<Shape> out;
+  auto add = [&out](const Shape& s) {
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  };
+  for (std::string item : split(spec, ',')) {
+    item.erase(std::remove_if(item.begin(), item.end(), [](unsigned char c) { return std::isspace(c); }), item.end());
+    if (item.empty()) bad_item(item, "is empty");
+    if (std::isalpha(static_cast<unsigned char>(item[0]))) {
+      for (const auto& s : preset(item, limits)) add(s);
+    } else if (item.find(':') != std::string::npos) {
+      for (const auto& s : parse_range(item)) add(s);
+    } else if (item.find('x') != std::string::npos) {
+      const auto parts = split(item, 'x');
+      if (parts.size() != 3) bad_item(item, "is not MxNxK");
+      Shape s{parse_count(parts[0], item), parse_count(parts[1], item), parse_count(parts[2], item), "custom", 0};
+      // A custom shape sits on the axis at the side of the cube with the same work.
+      s.x = size_t(std::llround(std::cbrt(double(s.m) * double(s.n) * double(s.k))));
+      if (s.m == s.n && s.n == s.k) s = square(s.m);
+      add(s);
+    } else {
+      add(square(parse_count(item, item)));
+    }
+  }
+  if (out.empty()) throw Error(Status::InvalidArgument, "--sizes gave no sizes");
+  return out;
+}
+
+}  // namespace clgemm::bench

@@ -1,0 +1,43 @@
+// bench/shapes.hpp — the problem sizes a benchmark runs: explicit lists, ranges and named presets.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace clgemm::bench {
+
+// One GEMM shape, and where it belongs in tables and plots. `group` names a family of shapes
+// that share an x axis (one panel of the plot); `x` is the shape's position on that axis.
+struct Shape {
+  size_t m = 0, n = 0, k = 0;
+  std::string group;  // "square", "odd", "skinny m=16", ...
+  size_t x = 0;       // the size a plot puts this shape at (N for squares, L for skinny/rect)
+
+  std::string label() const;  // "1024x1024x1024"
+  bool operator==(const Shape& o) const { return m == o.m && n == o.n && k == o.k && group == o.group; }
+};
+
+// Bounds for the presets (explicit sizes are never clipped).
+struct SizeLimits {
+  size_t min_size = 64;
+  size_t max_size = 4096;
+};
+
+// The names `parse_sizes` accepts as presets, with a one-line description each.
+std::vector<std::pair<std::string, std::string>> preset_descriptions();
+
+// Expands one preset; an unknown name throws Error(InvalidArgument).
+std::vector<Shape> preset(const std::string& name, const SizeLimits& limits);
+
+// Parses a comma-separated size specification. Each item is one of:
+//   N          the square N×N×N                 (group "square")
+//   MxNxK      one shape                         (group "custom")
+//   A:B        squares A, 2A, 4A, ... up to B    (group "square")
+//   A:B:S      squares A, A+S, A+2S, ... up to B
+//   A:B:xF     squares A, A·F, A·F², ... up to B (F > 1)
+//   a preset   square, odd, skinny, rect         (bounded by `limits`)
+// Duplicates are dropped; order is kept. Errors throw Error(InvalidArgument) naming the item.
+std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits);
+
+}  // namespace clgemm::bench

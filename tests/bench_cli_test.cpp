@@ -1,0 +1,131 @@
+// bench_cli_test.cpp — `clgemm bench` end to end on the default device (PoCL in CI), small sizes:
+// the JSON document, the CSV file and the plot, as a user would get them.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef CLGEMM_TEST_CLI
+namespace {
+
+// The tool: $CLGEMM_CLI, else where this build put it, else beside this test binary or one folder
+// up (a packed or copied tree, as on the GPU machine).
+std::string cli_path() {
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("CLGEMM_CLI")) candidates.push_back(env);
+  candidates.push_back(CLGEMM_TEST_CLI);
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    const std::string dir = std::filesystem::path(std::string(self, size_t(n))).parent_path().string();
+    candidates.push_back(dir + "/clgemm");
+    candidates.push_back(dir + "/../clgemm");
+  }
+  for (const auto& c : candidates)
+    if (access(c.c_str(), X_OK) == 0) return c;
+  return "";
+}
+
+struct Output {
+  int status = -1;
+  std::string out, err;
+};
+
+Output run_cli(const std::string& args) {
+  if (cli_path().empty()) ADD_FAILURE() << "the clgemm tool was not found (set CLGEMM_CLI)";
+  const std::string err_file = ::testing::TempDir() + "/bench_cli_stderr.txt";
+  const std::string cmd = cli_path() + " " + args + " 2> " + err_file;
+  Output o;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return o;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
+  const int rc = pclose(p);
+  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  std::ifstream in(err_file);
+  o.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return o;
+}
+
+TEST(BenchCli, SmallRunGivesCheckedJsonCsvAndPlot) {
+  const std::string dir = ::testing::TempDir();
+  const std::string csv = dir + "/bench_cli.csv", png = dir + "/bench_cli.png";
+  std::filesystem::remove(csv);
+  std::filesystem::remove(png);
+  const bool plot = std::system("command -v gnuplot > /dev/null 2>&1 || python3 -c 'import matplotlib' "
+                                "> /dev/null 2>&1") == 0;
+  const Output o = run_cli("bench --sizes 64,100 --impl clgemm,openblas,ladder:6,clblast,cublas --json --seed 5 --csv " +
+                           csv + (plot ? " --plot " + png : ""));
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+
+  std::set<std::string> impls;
+  for (const auto& i : doc["implementations"]) impls.insert(i["name"].get<std::string>());
+  EXPECT_EQ(impls, (std::set<std::string>{"clgemm", "openblas", "ladder:6", "clblast", "cublas"}));
+  EXPECT_EQ(doc["settings"]["repeat"], 10);
+  EXPECT_EQ(doc["settings"]["seed"], 5);
+  EXPECT_NE(doc["environment"]["command"].get<std::string>().find("--sizes 64,100"), std::string::npos);
+  EXPECT_FALSE(doc["environment"]["device"]["name"].get<std::string>().empty());
+
+  ASSERT_EQ(doc["results"].size(), 2u * 5u);
+  for (const auto& r : doc["results"]) {
+    const std::string impl = r["impl"], status = r["status"];
+    SCOPED_TRACE(impl + " at " + std::to_string(r["m"].get<size_t>()));
+    if (impl == "clgemm" || impl == "openblas" || impl == "ladder:6") {
+      EXPECT_EQ(status, "ok") << r["note"];
+      EXPECT_EQ(r["times_s"].size(), 10u);
+      EXPECT_GT(r["gflops"].get<double>(), 0);
+      EXPECT_LE(r["relative_error"].get<double>(), r["tolerance"].get<double>());
+      EXPECT_LE(r["min_s"].get<double>(), r["median_s"].get<double>());
+    } else {
+      // Peers that this build or machine lacks are "n/a" with the reason; present ones are checked.
+      EXPECT_TRUE(status == "ok" || status == "n/a") << status << ": " << r["note"];
+      if (status == "n/a") {
+        EXPECT_NE(r["note"].get<std::string>().find("not available"), std::string::npos);
+      }
+    }
+  }
+  ASSERT_EQ(doc["comparisons"].size(), 2u);
+  EXPECT_EQ(doc["comparisons"][1]["m"], 100);
+  EXPECT_FALSE(doc["comparisons"][0]["best_peer"].get<std::string>().empty());  // openblas at least
+
+  std::ifstream in(csv);
+  std::string header, line;
+  ASSERT_TRUE(std::getline(in, header));
+  EXPECT_EQ(header.rfind("group,x,m,n,k,impl,status,", 0), 0u);
+  size_t rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, 10u);
+  if (plot) {
+    EXPECT_GT(std::filesystem::file_size(png), 1000u);
+  }
+}
+
+TEST(BenchCli, TableNamesPeersAndRatios) {
+  const Output o = run_cli("bench --sizes 48 --impl clgemm,openblas,cpu-loop");
+  ASSERT_EQ(o.status, 0) << o.err;
+  for (const char* want : {"clgemm", "openblas", "cpu-loop", "GFLOP/s", "vs clgemm", "best peer", "clgemm / peer"})
+    EXPECT_NE(o.out.find(want), std::string::npos) << want << " missing from:\n" << o.out;
+}
+
+TEST(BenchCli, BadArgumentsFailWithAMessage) {
+  Output o = run_cli("bench --sizes 64 --impl mkl");
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.err.find("unknown implementation 'mkl'"), std::string::npos) << o.err;
+  o = run_cli("bench --sizes 64:32");
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.err.find("64:32"), std::string::npos) << o.err;
+  o = run_cli("bench --sizes 64 --repeat 3");
+  EXPECT_NE(o.status, 0);
+}
+
+}  // namespace
+#endif  // CLGEMM_TEST_CLI

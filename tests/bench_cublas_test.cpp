@@ -1,0 +1,91 @@
+// bench_cublas_test.cpp — the cuBLAS plugin loader fails cleanly, with a reason, when the plugin,
+// CUDA or a CUDA device is missing; where a device exists, cuBLAS is checked like any peer.
+#include "bench/cublas_loader.hpp"
+#include "bench/impls/factories.hpp"
+#include "bench/runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace clgemm::bench {
+namespace {
+
+TEST(BenchCublas, MissingPluginFileIsAReasonNotACrash) {
+  std::string reason;
+  EXPECT_EQ(load_cublas_plugin("/nonexistent/libclgemm_cublas.so", reason), nullptr);
+  EXPECT_NE(reason.find("no cuBLAS plugin at /nonexistent"), std::string::npos) << reason;
+}
+
+TEST(BenchCublas, AFileThatIsNotALibraryIsRefused) {
+  const std::string path = ::testing::TempDir() + "/not_a_library.so";
+  std::ofstream(path) << "this is not an ELF file";
+  std::string reason;
+  EXPECT_EQ(load_cublas_plugin(path, reason), nullptr);
+  EXPECT_NE(reason.find("cannot load"), std::string::npos) << reason;
+}
+
+bool exists(const char* path) { return std::ifstream(path).good(); }
+
+TEST(BenchCublas, ALibraryWithoutThePluginSymbolsIsRefused) {
+  if (!exists(CLGEMM_TEST_LIBCLGEMM)) GTEST_SKIP() << "not in the build tree";
+  std::string reason;
+  EXPECT_EQ(load_cublas_plugin(CLGEMM_TEST_LIBCLGEMM, reason), nullptr);
+  EXPECT_NE(reason.find("is not a clgemm cuBLAS plugin"), std::string::npos) << reason;
+}
+
+TEST(BenchCublas, EnvironmentVariableOverridesTheSearch) {
+  setenv("CLGEMM_CUBLAS_PLUGIN", "/somewhere/else.so", 1);
+  const auto c = cublas_plugin_candidates();
+  unsetenv("CLGEMM_CUBLAS_PLUGIN");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0], "/somewhere/else.so");
+  EXPECT_GT(cublas_plugin_candidates().size(), 1u);
+}
+
+#ifdef CLGEMM_TEST_CUBLAS_PLUGIN
+TEST(BenchCublas, BuiltPluginLoadsAndReportsAMissingDeviceCleanly) {
+  if (!exists(CLGEMM_TEST_CUBLAS_PLUGIN)) GTEST_SKIP() << "not in the build tree";
+  std::string reason;
+  const auto plugin = load_cublas_plugin(CLGEMM_TEST_CUBLAS_PLUGIN, reason);
+  if (!plugin) {
+    // libcublas itself is missing at run time: that too must be a reason.
+    EXPECT_NE(reason.find("cannot load"), std::string::npos) << reason;
+    return;
+  }
+  char err[512] = "";
+  clgemm_cublas_session* s = plugin->open(0, err, sizeof err);
+  if (s) {
+    EXPECT_FALSE(std::string(plugin->device_name(s)).empty());
+    plugin->close(s);
+  } else {
+    EXPECT_GT(std::string(err).size(), 5u) << "a failed open must say why";
+  }
+}
+#endif
+
+// Through the implementation: either "not available" with a reason, or right (on a CUDA machine).
+TEST(BenchCublas, ImplementationIsUnavailableWithAReasonOrCorrect) {
+  for (bool tf32 : {false, true}) {
+    ImplList impls;
+    impls.push_back(make_cublas(tf32));
+    const std::string why = impls[0]->unavailable();
+    RunOptions o;
+    o.seed = 7;
+    CallSettings s;
+    s.beta = 0.5f;
+    const auto results = run_benchmark({{96, 80, 200, "custom", 100}}, s, impls, o);
+    ASSERT_EQ(results.size(), 1u);
+    if (!why.empty()) {
+      EXPECT_EQ(results[0].outcome, Outcome::NotApplicable);
+      EXPECT_EQ(results[0].note, "not available: " + why);
+    } else {
+      EXPECT_EQ(results[0].outcome, Outcome::Ok) << results[0].note;
+      EXPECT_TRUE(results[0].timed());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace clgemm::bench

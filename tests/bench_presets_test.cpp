@@ -1,0 +1,120 @@
+// bench_presets_test.cpp — `clgemm bench --sizes`: lists, ranges, presets and their errors.
+#include <clgemm/error.hpp>
+
+#include "bench/shapes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace clgemm::bench {
+namespace {
+
+std::vector<size_t> sides(const std::vector<Shape>& shapes) {
+  std::vector<size_t> out;
+  for (const auto& s : shapes) out.push_back(s.m);
+  return out;
+}
+
+bool all_square(const std::vector<Shape>& shapes) {
+  return std::all_of(shapes.begin(), shapes.end(), [](const Shape& s) { return s.m == s.n && s.n == s.k && s.x == s.m; });
+}
+
+TEST(BenchPresets, SquareIsPowersOfTwoAndMidpoints) {
+  const auto s = preset("square", {64, 1024});
+  EXPECT_EQ(sides(s), (std::vector<size_t>{64, 96, 128, 192, 256, 384, 512, 768, 1024}));
+  EXPECT_TRUE(all_square(s));
+  for (const auto& x : s) EXPECT_EQ(x.group, "square");
+  EXPECT_EQ(preset("square", {64, 8192}).back().m, 8192u);
+  EXPECT_EQ(preset("square", {64, 8192}).size(), 15u);
+}
+
+TEST(BenchPresets, OddIsMultiplesOf129UpToTheLargestThatFits) {
+  const auto s = preset("odd", {64, 1024});
+  EXPECT_EQ(sides(s), (std::vector<size_t>{129, 258, 387, 516, 774, 903}));
+  EXPECT_TRUE(all_square(s));
+  const auto big = preset("odd", {64, 8192});
+  EXPECT_EQ(big.back().m, 8127u);  // 63 x 129
+  for (const auto& x : big) {
+    EXPECT_EQ(x.m % 129, 0u);
+    EXPECT_LE(x.m, 8192u);
+    EXPECT_EQ(x.group, "odd");
+  }
+}
+
+TEST(BenchPresets, SkinnyHasOneDimensionOf16AndTwoLarge) {
+  const auto s = preset("skinny", {64, 8192});
+  EXPECT_EQ(s.size(), 10u);  // L = 512 ... 8192, for m = 16 and for n = 16
+  for (const auto& x : s) {
+    EXPECT_TRUE((x.m == 16 && x.n == x.k) || (x.n == 16 && x.m == x.k)) << x.label();
+    EXPECT_GE(x.k, 512u);
+    EXPECT_LE(x.k, 8192u);
+    EXPECT_EQ(x.x, x.k);
+    EXPECT_EQ(x.group, x.m == 16 ? "skinny m=16" : "skinny n=16");
+  }
+}
+
+TEST(BenchPresets, RectIsNonSquareWithTheWorkOfACube) {
+  const auto s = preset("rect", {64, 4096});
+  ASSERT_FALSE(s.empty());
+  for (const auto& x : s) {
+    EXPECT_FALSE(x.m == x.n && x.n == x.k) << x.label();
+    EXPECT_EQ(x.m * x.n * x.k, x.x * x.x * x.x) << x.label();
+    EXPECT_LE(std::max({x.m, x.n, x.k}), 4096u) << x.label();
+    EXPECT_EQ(x.group.rfind("rect", 0), 0u);
+  }
+}
+
+TEST(BenchPresets, UnknownPresetAndBadLimitsAreErrors) {
+  EXPECT_THROW(preset("cubes", {64, 1024}), Error);
+  EXPECT_THROW(preset("square", {2048, 1024}), Error);
+}
+
+TEST(BenchSizes, ListOfSquares) {
+  const auto s = parse_sizes("512,1024,4096", {});
+  EXPECT_EQ(sides(s), (std::vector<size_t>{512, 1024, 4096}));
+  EXPECT_TRUE(all_square(s));
+}
+
+TEST(BenchSizes, ExplicitShapeSitsAtTheSideOfTheEquivalentCube) {
+  const auto s = parse_sizes("100x200x400,  8x8x8", {});
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].m, 100u);
+  EXPECT_EQ(s[0].n, 200u);
+  EXPECT_EQ(s[0].k, 400u);
+  EXPECT_EQ(s[0].group, "custom");
+  EXPECT_EQ(s[0].x, 200u);  // cbrt(8e6)
+  EXPECT_EQ(s[1].group, "square");
+}
+
+TEST(BenchSizes, Ranges) {
+  EXPECT_EQ(sides(parse_sizes("64:256", {})), (std::vector<size_t>{64, 128, 256}));
+  EXPECT_EQ(sides(parse_sizes("100:400:100", {})), (std::vector<size_t>{100, 200, 300, 400}));
+  EXPECT_EQ(sides(parse_sizes("64:1024:x4", {})), (std::vector<size_t>{64, 256, 1024}));
+  EXPECT_EQ(sides(parse_sizes("64:150:x1.5", {})), (std::vector<size_t>{64, 96, 144}));
+}
+
+TEST(BenchSizes, PresetsMixWithNumbersAndDuplicatesAreDropped) {
+  const auto s = parse_sizes("square,100,64,odd", {64, 256});
+  EXPECT_EQ(sides(s), (std::vector<size_t>{64, 96, 128, 192, 256, 100, 129}));
+  EXPECT_EQ(s.back().group, "odd");
+}
+
+TEST(BenchSizes, ExplicitSizesIgnoreThePresetLimits) {
+  EXPECT_EQ(parse_sizes("10000", {64, 1024}).front().m, 10000u);
+}
+
+TEST(BenchSizes, MalformedItemsAreErrorsNamingTheItem) {
+  for (const char* bad : {"", "0", "12a", "10x20", "1x2x3x4", "64:32", "64:128:x1", "64:128:xz", "1:2:3:4", "5,,6",
+                          "cubes", "-5"}) {
+    try {
+      parse_sizes(bad, {});
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InvalidArgument) << bad;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace clgemm::bench

@@ -1,0 +1,248 @@
+// cmd_bench.cpp — `clgemm bench`: clgemm beside its peers (CLBlast, cuBLAS, OpenBLAS, the ladder
+// rungs, the CPU triple loop) on the same inputs, checked against float64, as a table, JSON, CSV
+// and a plot. The measuring itself lives in bench/; this file is options and presentation.
+#include <clgemm/error.hpp>
+
+#include "bench/environment.hpp"
+#include "bench/peak.hpp"
+#include "bench/plot.hpp"
+#include "bench/registry.hpp"
+#include "bench/report.hpp"
+#include "bench/runner.hpp"
+#include "bench/writers.hpp"
+#include "cli_common.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace clgemm::cli {
+
+namespace {
+
+struct BenchOptions {
+  DeviceOptions dev;
+  std::string sizes = "square";
+  size_t min_size = 64, max_size = 0;  // max 0: 4096 on a GPU, 1024 on a CPU device
+  std::vector<std::string> impls = {"clgemm", "clblast", "cublas", "cublas-tf32", "openblas", "cpu-loop"};
+  std::string layout = "row", transa = "n", transb = "n";
+  float alpha = 1.0f, beta = 0.0f;
+  int repeat = 10, warmup = 1;
+  double time_limit_s = 120, cpu_limit_s = 10, peak = 0;
+  std::string csv, plot, plot_tool = "auto";
+  uint64_t seed = 0;  // 0: from the clock
+};
+
+// Milliseconds with four significant digits: 0.01234, 1.234, 1234.
+std::string ms_text(double seconds) {
+  const double ms = seconds * 1e3;
+  std::ostringstream os;
+  os.precision(4);
+  if (ms >= 1000) os << std::fixed << std::setprecision(0) << ms;
+  else os << ms;
+  return os.str();
+}
+
+std::string timing_words(bench::Timing t, bench::Hardware h) {
+  switch (t) {
+    case bench::Timing::Events: return "OpenCL profiling events, first start to last end";
+    case bench::Timing::CudaEvents: return "CUDA events around the call";
+    case bench::Timing::HostClock:
+      return h == bench::Hardware::OpenCLDevice ? "host clock around the call and clFinish"
+                                                : "host clock around the (synchronous) call";
+  }
+  return "";
+}
+
+void print_header(const bench::Report& rep, std::ostream& os) {
+  const auto& env = rep.environment;
+  os << "clgemm bench: float32 GEMM, " << rep.settings.describe() << ", on " << env["device"]["name"].get<std::string>()
+     << " (" << env["device"]["platform"].get<std::string>() << ", driver " << env["device"]["driver"].get<std::string>()
+     << "), " << env["date"].get<std::string>() << "\n";
+  os << "Each time: median (and min) of " << rep.options.repeat << " timed runs, after one checked run and "
+     << rep.options.warmup << " warm-up run" << (rep.options.warmup == 1 ? "" : "s")
+     << (rep.settings.beta != 0.0f ? "; C reset to C0 before every run, untimed" : "") << ".\n";
+  if (rep.peak)
+    os << "FP32 peak: " << fixed(rep.peak->gflops, 0) << " GFLOP/s (" << rep.peak->how << ").\n";
+  else
+    os << "FP32 peak: unknown for this device (give --peak GFLOPS to see % of peak).\n";
+  os << "\n";
+  Table t({"implementation", "what", "timing"});
+  for (const auto& e : rep.impls) {
+    if (!e.unavailable.empty()) continue;
+    t.add({e.info.name, e.info.description, timing_words(e.info.timing, e.info.hardware)});
+  }
+  t.print(os);
+  for (const auto& e : rep.impls)
+    if (!e.unavailable.empty()) os << "not available: " << e.info.name << ": " << e.unavailable << "\n";
+  os << "\n";
+}
+
+void print_results(const bench::Report& rep, std::ostream& os) {
+  // Rows of implementations that are not available at all are left out: listed once above.
+  auto shown = [&rep](const bench::Result& r) {
+    const bench::ImplEntry* e = rep.impl(r.impl);
+    return !e || e->unavailable.empty();
+  };
+  bool notes = false;
+  for (const auto& r : rep.results) notes |= shown(r) && !r.note.empty();
+  std::vector<std::string> header = {"shape", "impl", "ms median", "ms min", "GFLOP/s", "% peak", "vs clgemm",
+                                     "rel. error", "check"};
+  if (notes) header.push_back("note");
+  Table t(header);
+  for (const auto& r : rep.results) {
+    if (!shown(r)) continue;
+    const bool timed = r.timed();
+    std::vector<std::string> row = {r.shape.label(), r.impl, timed ? ms_text(r.stats.median) : "-",
+                                    timed ? ms_text(r.stats.min) : "-", timed ? fixed(r.gflops, 1) : "-",
+                                    r.percent_peak >= 0 ? fixed(r.percent_peak, 1) : "-",
+                                    r.vs_clgemm > 0 ? fixed(r.vs_clgemm, 2) + "x" : "-",
+                                    r.checked ? sci(r.check.error) : "-", bench::outcome_name(r.outcome)};
+    if (notes) row.push_back(r.note);
+    t.add(row);
+  }
+  t.print(os);
+  os << "\n'vs clgemm': this implementation's GFLOP/s over clgemm's. 'check': relative error (Frobenius norm) "
+        "against a float64 OpenBLAS dgemm of the same inputs, within "
+     << sci(bench::tolerance(bench::Precision::FP32, 1024)) << " at K = 1024 for FP32 (growing like sqrt(K))";
+  if (rep.impl("cublas-tf32")) os << ", and the looser TF32 bound for cublas-tf32";
+  os << ".\n\n";
+}
+
+void print_summary(const bench::Report& rep, std::ostream& os) {
+  Table t({"shape", "clgemm GFLOP/s", "best peer", "peer GFLOP/s", "clgemm / peer"});
+  for (const auto& c : rep.comparisons)
+    t.add({c.shape.label(), c.clgemm_gflops > 0 ? fixed(c.clgemm_gflops, 1) : "-",
+           c.best_peer.empty() ? "-" : c.best_peer, c.best_peer_gflops > 0 ? fixed(c.best_peer_gflops, 1) : "-",
+           c.ratio > 0 ? fixed(c.ratio, 2) + "x" : "-"});
+  os << "clgemm against the fastest correct FP32 peer (clblast, cublas, openblas) at each shape";
+  if (rep.impl("cublas-tf32")) os << "; cublas-tf32 is left out: TF32 is a lower precision than FP32";
+  os << ":\n\n";
+  t.print(os);
+}
+
+bench::CallSettings call_settings(const BenchOptions& o) {
+  bench::CallSettings s;
+  s.layout = o.layout == "col" ? Layout::ColMajor : Layout::RowMajor;
+  s.a_transpose = o.transa == "t" ? Transpose::Yes : Transpose::No;
+  s.b_transpose = o.transb == "t" ? Transpose::Yes : Transpose::No;
+  s.alpha = o.alpha;
+  s.beta = o.beta;
+  return s;
+}
+
+void run_bench(const BenchOptions& o) {
+  const DeviceInfo device = open_device(o.dev);
+  Context ctx(device);
+  bench::SizeLimits limits;
+  limits.min_size = o.min_size;
+  limits.max_size = o.max_size ? o.max_size : device.kind == DeviceKind::CPU ? 1024 : 4096;
+  const auto shapes = bench::parse_sizes(o.sizes, limits);
+
+  bench::Report rep;
+  rep.settings = call_settings(o);
+  rep.options.repeat = o.repeat;
+  rep.options.warmup = o.warmup;
+  rep.options.time_limit_s = o.time_limit_s;
+  rep.options.seed = o.seed ? o.seed : uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+  rep.cpu_limit_s = o.cpu_limit_s;
+  rep.environment = bench::describe_environment(device, bench::this_command_line());
+  rep.peak = bench::fp32_peak(device, o.peak);
+
+  progress("loading implementations...");
+  bench::ImplList impls =
+      bench::make_impls(o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat});
+  for (const auto& impl : impls)
+    rep.impls.push_back({impl->info(), impl->unavailable(), bench::peak_applies(impl->info(), device)});
+
+  bench::RunOptions run = rep.options;
+  run.progress = [](const std::string& text, bool minor) { progress(text, minor); };
+  rep.results = bench::run_benchmark(shapes, rep.settings, impls, run);
+  progress_done();
+  bench::finish_report(rep);
+
+  emit_json(o.dev, bench::to_json(rep));
+  if (!o.csv.empty()) {
+    std::ofstream out(o.csv);
+    bench::write_csv(rep, out);
+    if (!out) throw Error(Status::InvalidArgument, "cannot write --csv file '" + o.csv + "'");
+  }
+  if (!o.dev.json) {
+    print_header(rep, std::cout);
+    print_results(rep, std::cout);
+    print_summary(rep, std::cout);
+  }
+  // After the table, so that a missing plotting tool costs the picture and not the results.
+  if (!o.plot.empty()) {
+    const auto tool = o.plot_tool == "gnuplot"      ? bench::PlotTool::Gnuplot
+                      : o.plot_tool == "matplotlib" ? bench::PlotTool::Matplotlib
+                                                    : bench::PlotTool::Auto;
+    bench::plot_report(rep, o.plot, tool);
+    std::cerr << "plot written to " << o.plot << "\n";
+  }
+
+  // A wrong peer is the peer's problem and stays a flagged row; a wrong or failed clgemm (or
+  // ladder rung) is ours, and the command fails so that scripts cannot miss it.
+  for (const auto& r : rep.results) {
+    const bool ours = r.impl == "clgemm" || r.impl.rfind("ladder:", 0) == 0;
+    if (r.outcome == bench::Outcome::Wrong)
+      std::cerr << "warning: " << r.impl << " gave a wrong result at " << r.shape.label() << ": " << r.note << "\n";
+    if (ours && (r.outcome == bench::Outcome::Wrong || r.outcome == bench::Outcome::Failed))
+      throw Error(Status::InternalError, r.impl + " " + (r.outcome == bench::Outcome::Wrong ? "was wrong" : "failed") +
+                                             " at " + r.shape.label() + ": " + r.note);
+  }
+}
+
+std::string list_of(const std::vector<std::pair<std::string, std::string>>& items) {
+  std::string out;
+  for (const auto& [name, what] : items) out += "\n  " + name + ": " + what;
+  return out;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  auto* cmd = app.add_subcommand("bench", "clgemm beside CLBlast, cuBLAS, OpenBLAS and the ladder on the same inputs");
+  add_device_options(*cmd, o->dev);
+  cmd->add_option("--sizes,-s", o->sizes,
+                  "comma-separated: N (square), MxNxK, A:B (doubling), A:B:STEP, A:B:xFACTOR, or presets:" +
+                      list_of(bench::preset_descriptions()))
+      ->capture_default_str();
+  cmd->add_option("--min-size", o->min_size, "smallest size the presets use")->check(kPositiveSize)->capture_default_str();
+  cmd->add_option("--max-size", o->max_size, "largest size the presets use (default 4096 on a GPU, 1024 on a CPU device)")
+      ->check(kPositiveSize);
+  cmd->add_option("--impl,-i", o->impls, "implementations, comma-separated:" + list_of(bench::impl_names()))
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--layout", o->layout, "storage of A, B and C")->check(CLI::IsMember({"row", "col"}))->capture_default_str();
+  cmd->add_option("--transa", o->transa, "use A transposed (t) or not (n)")->check(CLI::IsMember({"n", "t"}))->capture_default_str();
+  cmd->add_option("--transb", o->transb, "use B transposed (t) or not (n)")->check(CLI::IsMember({"n", "t"}))->capture_default_str();
+  cmd->add_option("--alpha", o->alpha, "C = alpha*op(A)*op(B) + beta*C")->capture_default_str();
+  cmd->add_option("--beta", o->beta, "with beta != 0, C is reset (untimed) before every run")->capture_default_str();
+  cmd->add_option("--repeat,-r", o->repeat, "timed runs per implementation and shape (at least 10)")
+      ->check(CLI::Range(10, 100000))
+      ->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "untimed runs after the checked one")->check(CLI::Range(0, 1000))->capture_default_str();
+  cmd->add_option("--time-limit", o->time_limit_s,
+                  "check but do not time an implementation whose repeats would take longer than this (seconds)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--cpu-limit", o->cpu_limit_s, "run the CPU triple loop only where all its runs fit in this (seconds)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--peak", o->peak, "the device's FP32 peak in GFLOP/s, where clgemm does not know it")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--csv", o->csv, "also write the results as CSV to this file");
+  cmd->add_option("--plot", o->plot, "draw GFLOP/s against size into this PNG file");
+  cmd->add_option("--plot-tool", o->plot_tool, "what draws --plot: gnuplot, matplotlib or auto (gnuplot if on PATH)")
+      ->check(CLI::IsMember({"auto", "gnuplot", "matplotlib"}))
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of the random inputs (default: from the clock; shape i uses seed + i)");
+  cmd->callback([o] { run_bench(*o); });
+}
+
+}  // namespace clgemm::cli
