@@ -120,7 +120,9 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
                               " -DGUARD_N=" + (guard_n ? "1" : "0") + " -DGUARD_K=" + (guard_k ? "1" : "0");
 
   // Build everything and allocate before enqueueing anything.
-  cl::Kernel k = ctx.kernel({d.info.file}, options, d.entry);
+  std::vector<std::string> sources = d.sources;
+  sources.push_back(d.info.file);
+  cl::Kernel k = ctx.kernel(sources, options, d.entry);
   if (a_packed) build_prepare_operand(ctx, !g.trans_a);
   if (!b_in_place) build_prepare_operand(ctx, g.trans_b);
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);

@@ -16,6 +16,7 @@ struct BlockedTileFill {
 };
 
 inline void describe_blocked_tiles(GemmKernelDescriptor& d, BlockedTileFill fill) {
+  d.sources = {"common/vectors.cl"};
   d.info.param_names = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH"};
   d.params = {{"TSM", 128, 32, "tile height: rows of C per work-group"},
               {"TSN", 128, 32, "tile width: columns of C per work-group"},

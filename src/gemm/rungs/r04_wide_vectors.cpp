@@ -8,6 +8,7 @@ GemmKernelDescriptor rung04_wide_vectors() {
   d.info = {4, "wide-vectors", "WIDTH-wide vector loads and arithmetic", "gemm/04_wide_vectors.cl",
             {"TS", "WPT", "WIDTH"}};
   d.entry = "gemm_wide_vectors";
+  d.sources = {"common/vectors.cl"};
   d.params = {{"TS", 64, 32, "tile side; a work-group computes a TS×TS tile of C"},
               {"WPT", 8, 4, "rows of C per work-item (TS/WPT apart)"},
               {"WIDTH", 4, 4, "vector width: adjacent columns of C per work-item, floats per load (1, 2, 4, 8)"}};

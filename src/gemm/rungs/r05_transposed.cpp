@@ -8,6 +8,7 @@ GemmKernelDescriptor rung05_transposed() {
   d.info = {5, "transposed", "B transposed on the device; both operands read along K", "gemm/05_transposed.cl",
             {"TS", "WPT", "WIDTH"}};
   d.entry = "gemm_transposed";
+  d.sources = {"common/vectors.cl"};
   d.params = {{"TS", 64, 32, "tile side; a work-group computes a TS×TS tile of C, TS deep in K"},
               {"WPT", 8, 4, "rows of C per work-item (TS/WPT apart)"},
               {"WIDTH", 4, 4, "vector width along K (1, 2, 4, 8); also columns of C per work-item (TS/WIDTH apart)"}};

@@ -52,15 +52,7 @@
 #define CTS (TS / WIDTH)   // work-group width; vectors per tile row
 #define LDA (TS + WIDTH)   // padded row length of Asub in floats
 
-#if WIDTH == 1
-typedef float floatW;
-#elif WIDTH == 2
-typedef float2 floatW;
-#elif WIDTH == 4
-typedef float4 floatW;
-#else
-typedef float8 floatW;
-#endif
+typedef VECTOR(WIDTH) floatW;  // common/vectors.cl
 
 __kernel __attribute__((reqd_work_group_size(CTS, RTS, 1)))
 void gemm_wide_vectors(const int M, const int N, const int K,

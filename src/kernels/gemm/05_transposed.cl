@@ -54,30 +54,8 @@
 #define RTS (TS / WPT)     // work-group height; a work-item's rows are RTS apart
 #define CTS (TS / WIDTH)   // work-group width; a work-item's columns are CTS apart; vectors per tile row
 
-#if WIDTH == 1
-typedef float floatW;
-#elif WIDTH == 2
-typedef float2 floatW;
-#elif WIDTH == 4
-typedef float4 floatW;
-#else
-typedef float8 floatW;
-#endif
-// Component v of a vector. Called only with v constant (inside unrolled loops), so the selects
-// fold to a plain register read: no private array, nothing that could land in memory.
-float component(const floatW x, const int v) {
-#if WIDTH == 1
-  (void)v;
-  return x;
-#elif WIDTH == 2
-  return v == 0 ? x.s0 : x.s1;
-#elif WIDTH == 4
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : x.s3;
-#else
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : v == 3 ? x.s3
-       : v == 4 ? x.s4 : v == 5 ? x.s5 : v == 6 ? x.s6 : x.s7;
-#endif
-}
+typedef VECTOR(WIDTH) floatW;  // common/vectors.cl
+#define component LANE(WIDTH)  // lane v of a floatW (common/vectors.cl)
 
 // acc + Σ a[i]·b[i], as WIDTH chained multiply-adds (no separate horizontal sum).
 float dot_acc(const floatW a, const floatW b, float acc) {

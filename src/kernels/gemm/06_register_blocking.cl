@@ -83,30 +83,8 @@
 #define LPTA (TSK * TSMV / WG)   // vectors of the At tile each work-item loads
 #define LPTB (TSK * TSNV / WG)   // vectors of the B tile each work-item loads
 
-#if WIDTH == 1
-typedef float floatW;
-#elif WIDTH == 2
-typedef float2 floatW;
-#elif WIDTH == 4
-typedef float4 floatW;
-#else
-typedef float8 floatW;
-#endif
-// Component v of a vector. Called only with v constant (inside unrolled loops), so the selects
-// fold to a plain register read: no private array, nothing that could land in memory.
-float component(const floatW x, const int v) {
-#if WIDTH == 1
-  (void)v;
-  return x;
-#elif WIDTH == 2
-  return v == 0 ? x.s0 : x.s1;
-#elif WIDTH == 4
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : x.s3;
-#else
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : v == 3 ? x.s3
-       : v == 4 ? x.s4 : v == 5 ? x.s5 : v == 6 ? x.s6 : x.s7;
-#endif
-}
+typedef VECTOR(WIDTH) floatW;  // common/vectors.cl
+#define component LANE(WIDTH)  // lane v of a floatW (common/vectors.cl)
 
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
 void gemm_register_blocking(const int M, const int N, const int K,

@@ -63,30 +63,8 @@
 #define TSMV (TSM / WIDTH)       // vectors per row of the At tile
 #define TSNV (TSN / WIDTH)       // vectors per row of the B tile
 
-#if WIDTH == 1
-typedef float floatW;
-#elif WIDTH == 2
-typedef float2 floatW;
-#elif WIDTH == 4
-typedef float4 floatW;
-#else
-typedef float8 floatW;
-#endif
-// Component v of a vector. Called only with v constant (inside unrolled loops), so the selects
-// fold to a plain register read: no private array, nothing that could land in memory.
-float component(const floatW x, const int v) {
-#if WIDTH == 1
-  (void)v;
-  return x;
-#elif WIDTH == 2
-  return v == 0 ? x.s0 : x.s1;
-#elif WIDTH == 4
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : x.s3;
-#else
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : v == 3 ? x.s3
-       : v == 4 ? x.s4 : v == 5 ? x.s5 : v == 6 ? x.s6 : x.s7;
-#endif
-}
+typedef VECTOR(WIDTH) floatW;  // common/vectors.cl
+#define component LANE(WIDTH)  // lane v of a floatW (common/vectors.cl)
 
 // Starts the copies of the tile that begins at row t of the At and B panels into one pair of
 // buffers: each tile is one contiguous block, so two copies chained on one event.

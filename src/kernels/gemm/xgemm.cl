@@ -118,54 +118,13 @@
 #error "the A tile must split evenly (in floats) over the work-items"
 #endif
 
-#if VWM == 1
-typedef float floatM;
-#elif VWM == 2
-typedef float2 floatM;
-#elif VWM == 4
-typedef float4 floatM;
-#elif VWM == 8
-typedef float8 floatM;
-#else
-#error "VWM must be 1, 2, 4 or 8"
+#if (VWM != 1 && VWM != 2 && VWM != 4 && VWM != 8) || (VWN != 1 && VWN != 2 && VWN != 4 && VWN != 8)
+#error "VWM and VWN must be 1, 2, 4 or 8"
 #endif
-#if VWN == 1
-typedef float floatN;
-#elif VWN == 2
-typedef float2 floatN;
-#elif VWN == 4
-typedef float4 floatN;
-#elif VWN == 8
-typedef float8 floatN;
-#else
-#error "VWN must be 1, 2, 4 or 8"
-#endif
-
-// Component v of an A vector; v is a constant after unrolling, so this folds to a register.
-inline float comp_m(const floatM x, const int v) {
-#if VWM == 1
-  return x;
-#elif VWM == 2
-  return v == 0 ? x.s0 : x.s1;
-#elif VWM == 4
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : x.s3;
-#else
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : v == 3 ? x.s3
-       : v == 4 ? x.s4 : v == 5 ? x.s5 : v == 6 ? x.s6 : x.s7;
-#endif
-}
-inline float comp_n(const floatN x, const int v) {
-#if VWN == 1
-  return x;
-#elif VWN == 2
-  return v == 0 ? x.s0 : x.s1;
-#elif VWN == 4
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : x.s3;
-#else
-  return v == 0 ? x.s0 : v == 1 ? x.s1 : v == 2 ? x.s2 : v == 3 ? x.s3
-       : v == 4 ? x.s4 : v == 5 ? x.s5 : v == 6 ? x.s6 : x.s7;
-#endif
-}
+typedef VECTOR(VWM) floatM;  // common/vectors.cl
+typedef VECTOR(VWN) floatN;
+#define comp_m LANE(VWM)     // lane v of an A vector
+#define comp_n LANE(VWN)
 
 // Which tile vector a work-item's g-th A vector (h-th B vector) is.
 #if STRM
