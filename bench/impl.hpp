@@ -18,6 +18,7 @@ enum class Timing {
   Events,      // OpenCL profiling events: start of the first to end of the last command it enqueued
   HostClock,   // steady clock around the call plus a finish (calls that may enqueue several kernels)
   CudaEvents,  // cudaEventRecord before and after the call on its stream
+  EventsIfOneKernel,  // OpenCL events when the call enqueued a single kernel, else the host clock
 };
 // "opencl events", "host clock" (with a finish for OpenCL calls), "cuda events"
 const char* timing_name(Timing t);

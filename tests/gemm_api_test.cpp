@@ -318,3 +318,34 @@ TEST(GemmThreads, EightThreadsFiftyCallsEach) {
 
 }  // namespace
 }  // namespace clgemm::test
+
+namespace clgemm::test {
+namespace {
+
+// GemmOptions::events lists every command a call enqueues: one for the direct kernel, pack plus
+// GEMM for a packed call that must transpose A. `clgemm bench` times by events only in the first case.
+TEST(GemmEvents, ListsEveryEnqueuedCommand) {
+  Context& ctx = shared_context();
+  const size_t m = 150, n = 160, k = 170;
+  std::vector<float> a(m * k), b(k * n);
+  cpu::fill_random(a, fresh_seed());
+  cpu::fill_random(b, fresh_seed());
+  cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = ctx.buffer(m * n * 4);
+  std::vector<cl::Event> events;
+  GemmOptions o;
+  o.events = &events;
+  o.force_path = GemmPath::Direct;
+  gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), nullptr, o);
+  ctx.queue().finish();
+  EXPECT_EQ(events.size(), 1u);
+  EXPECT_GT(elapsed_seconds(events), 0.0);
+  o.force_path = GemmPath::Packed;
+  o.force_params = {{"PACKA", 1}};
+  gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), nullptr, o);
+  ctx.queue().finish();
+  EXPECT_GE(events.size(), 2u) << "packing A, then the GEMM";
+  EXPECT_TRUE(matches_reference(download(ctx, dc, m * n), reference(m, n, k, 1, a.data(), b.data(), 0, nullptr), k, 0));
+}
+
+}  // namespace
+}  // namespace clgemm::test

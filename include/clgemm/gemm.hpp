@@ -54,6 +54,9 @@ struct GemmPlan {
 struct GemmOptions {
   GemmPath force_path = GemmPath::Auto;
   KernelParams force_params;     // overrides for the chosen kernel's parameters
+  // If set, receives an event for every command the call enqueues, in order (for profiling: on a
+  // queue with profiling enabled, elapsed_seconds() of them is the call's device time).
+  std::vector<cl::Event>* events = nullptr;
 };
 
 // The plan for a call on a device (no work is enqueued; arguments are not checked).

@@ -43,12 +43,13 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
   if (call.layout == Layout::ColMajor && spec.arrays) std::swap(spec.a_offsets, spec.b_offsets);
   if (call.layout == Layout::ColMajor) std::swap(spec.a_stride, spec.b_stride);
   const cl::CommandQueue q(queue, true);
+  if (options.events) options.events->clear();
   if (scale_only) {
-    hand_back(detail::enqueue_scale(ctx, q, g, spec), event);
+    hand_back(detail::enqueue_scale(ctx, q, g, spec, options.events), event);
     return;
   }
   const GemmPlan plan = plan_gemm(ctx.info(), g.m, g.n, g.k, options);
-  hand_back(detail::enqueue_gemm(ctx, q, g, spec, plan), event);
+  hand_back(detail::enqueue_gemm(ctx, q, g, spec, plan, options.events), event);
 }
 
 }  // namespace

@@ -168,12 +168,13 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
 
 }  // namespace
 
-cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s) {
+cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
+                        std::vector<cl::Event>* trace) {
   return guard_cl("enqueueing C = beta*C", [&] {
     cl::Kernel k = ctx.kernel({"util/scale.cl"}, "-DWG_X=" + std::to_string(kScaleX) + " -DWG_Y=" + std::to_string(kScaleY),
                               "gemm_scale");
     cl::Buffer c = wrap(g.c.buffer);
-    Chain chain;
+    Chain chain(trace);
     for (size_t i = 0; i < s.count; ++i) {
       const BatchItem it = batch_item(g, s, i);
       k.setArg(0, cl_int(g.m));

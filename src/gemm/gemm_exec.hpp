@@ -27,6 +27,7 @@ cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& queue, const 
                        const GemmPlan& plan, std::vector<cl::Event>* trace = nullptr);
 
 // Only C = beta·C (k = 0 or alpha = 0): A and B are not read.
-cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch);
+cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch,
+                        std::vector<cl::Event>* trace = nullptr);
 
 }  // namespace clgemm::detail
