@@ -3,6 +3,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
+#include "gemm/xgemm_kernel.hpp"
 #include "tune/database.hpp"
 #include "tune/tuner.hpp"
 #include "test_support.hpp"
@@ -122,6 +123,14 @@ TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
   EXPECT_EQ(plan.params.at("MWG"), 16);
   EXPECT_NE(plan.source.find("user database"), std::string::npos) << plan.source;
   EXPECT_FALSE(detail::find_tuning(dev, "skinny").has_value()) << "no entry for that class";
+
+  // Forcing some parameters starts from the kernel's defaults, not from the tuned entry: a partial
+  // override mixed into tuned values could make a combination nobody chose, or an invalid one.
+  GemmOptions forced;
+  forced.force_params = {{"KUNROLL", 4}};
+  plan = plan_gemm(dev, 2048, 2048, 2048, forced);
+  EXPECT_EQ(plan.params, detail::resolve_params(detail::xgemm_descriptor(), dev, forced.force_params));
+  EXPECT_NE(plan.source.find("overrides"), std::string::npos) << plan.source;
 }
 
 TEST(TuningDatabase, CorruptFileIsIgnoredWithAWarningAndRebuilt) {

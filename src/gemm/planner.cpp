@@ -56,22 +56,22 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
     plan.reason = "small or thin: reading operands in place beats copying them (no tuning entry)";
   }
   const auto& desc = descriptor_for(plan.path);
-  const bool use_entry = found && found->entry.kernel == desc.info.id;
+  // Forced parameters apply to the kernel's defaults, never on top of a tuned entry: a partial
+  // override mixed into tuned values could form a combination nobody chose (or an invalid one).
+  const bool use_entry = found && found->entry.kernel == desc.info.id && o.force_params.empty();
   if (use_entry) {
-    KernelParams ps = found->entry.params;
-    for (const auto& [name, value] : o.force_params) ps[name] = value;
     try {
-      plan.params = detail::resolve_params(desc, device, ps);
+      plan.params = detail::resolve_params(desc, device, found->entry.params);
       plan.source = found->origin + ", " + cls + " shapes";
       return plan;
     } catch (const Error&) {
       // An entry from a related device (same architecture or vendor) that does not fit this
       // one: fall back to the defaults below rather than fail the GEMM.
-      if (!o.force_params.empty()) throw;
     }
   }
   plan.params = detail::resolve_params(desc, device, o.force_params);
-  plan.source = "the kernel's defaults for a " + device.kind_name();
+  plan.source = o.force_params.empty() ? "the kernel's defaults for a " + device.kind_name()
+                                       : "the caller's overrides of the kernel's defaults";
   return plan;
 }
 
