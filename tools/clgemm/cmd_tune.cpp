@@ -134,7 +134,17 @@ void add_tune_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("tune", "search kernel parameters for this device and store the best in the tuning database");
   add_device_options(*cmd, o->dev);
   cmd->add_option("--budget,-b", o->budget, "seconds to spend in total (split over shape classes and kernels)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            try {
+              size_t used = 0;
+              const double x = std::stod(v, &used);
+              if (used == v.size() && x > 0 && std::isfinite(x)) return "";
+            } catch (const std::exception&) {
+            }
+            return "'" + v + "' is not a positive number of seconds";
+          },
+          "SECONDS"));
   cmd->add_option("--classes", o->classes, "only these shape classes: small, medium, large, skinny")->delimiter(',');
   cmd->add_option("--database", o->database, "database file (default: tuning.json in the cache folder)");
   cmd->add_option("--seed", o->seed, "seed of the random search");
