@@ -15,8 +15,6 @@ class ProgramCache;
 class Context {
  public:
   explicit Context(const DeviceInfo& device);
-  // Wraps an existing queue (and its context and device).
-  explicit Context(const cl::CommandQueue& queue);
   // Shares an existing context (the API's per-context cache); makes its own profiling queue.
   Context(const cl::Context& context, const cl::Device& device);
   ~Context();

@@ -16,14 +16,6 @@ Context::Context(const DeviceInfo& device) : info_(device) {
   programs_ = std::make_unique<ProgramCache>(context_, info_);
 }
 
-Context::Context(const cl::CommandQueue& queue) : queue_(queue) {
-  detail::guard_cl("inspecting the command queue", [&] {
-    context_ = queue_.getInfo<CL_QUEUE_CONTEXT>();
-    info_ = describe_device(queue_.getInfo<CL_QUEUE_DEVICE>());
-  });
-  programs_ = std::make_unique<ProgramCache>(context_, info_);
-}
-
 Context::Context(const cl::Context& context, const cl::Device& device) : info_(describe_device(device)), context_(context) {
   detail::guard_cl("creating a command queue on " + info_.name,
                    [&] { queue_ = cl::CommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE); });

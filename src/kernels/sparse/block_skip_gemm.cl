@@ -73,37 +73,21 @@
 #error "the TK×TS slice of A and the TK×TSN slice of B must split evenly into float4 per work-item"
 #endif
 
-// A[row][k..k+3]; out-of-range elements read as 0 on the guarded path.
-inline float4 load_a(__global const float* restrict A, const int M, const int K, const int row, const int k) {
+// Four floats m[r][c..c+3] of a row-major rows×cols matrix (A with rows = M, cols = K; B with
+// rows = K, cols = N); on the guarded path elements outside the matrix read as 0.
+inline float4 load4(__global const float* restrict m, const int rows, const int cols, const int r, const int c) {
 #if GUARD
   float4 v = (float4)(0.0f);
-  if (row < M) {
-    __global const float* p = A + (size_t)row * K + k;
-    if (k + 0 < K) v.s0 = p[0];
-    if (k + 1 < K) v.s1 = p[1];
-    if (k + 2 < K) v.s2 = p[2];
-    if (k + 3 < K) v.s3 = p[3];
+  if (r < rows) {
+    __global const float* p = m + (size_t)r * cols + c;
+    if (c + 0 < cols) v.s0 = p[0];
+    if (c + 1 < cols) v.s1 = p[1];
+    if (c + 2 < cols) v.s2 = p[2];
+    if (c + 3 < cols) v.s3 = p[3];
   }
   return v;
 #else
-  return *(__global const float4*)(A + row * K + k);
-#endif
-}
-
-// B[krow][col..col+3]; out-of-range elements read as 0 on the guarded path.
-inline float4 load_b(__global const float* restrict B, const int N, const int K, const int krow, const int col) {
-#if GUARD
-  float4 v = (float4)(0.0f);
-  if (krow < K) {
-    __global const float* p = B + (size_t)krow * N + col;
-    if (col + 0 < N) v.s0 = p[0];
-    if (col + 1 < N) v.s1 = p[1];
-    if (col + 2 < N) v.s2 = p[2];
-    if (col + 3 < N) v.s3 = p[3];
-  }
-  return v;
-#else
-  return *(__global const float4*)(B + krow * N + col);
+  return *(__global const float4*)(m + r * cols + c);
 #endif
 }
 
@@ -122,12 +106,12 @@ inline void load_step(const int q, __global const int* restrict list, const int 
 #pragma unroll
   for (int l = 0; l < A_LOADS; ++l) {
     const int e = tid + l * NT, r = e % TS, kq = e / TS;
-    ra[l] = load_a(A, M, K, row0 + r, k0 + 4 * kq);
+    ra[l] = load4(A, M, K, row0 + r, k0 + 4 * kq);
   }
 #pragma unroll
   for (int l = 0; l < B_LOADS; ++l) {
     const int e = tid + l * NT, kr = e / (TSN / 4), c4 = e % (TSN / 4);
-    rb[l] = load_b(B, N, K, k0 + kr, col0 + 4 * c4);
+    rb[l] = load4(B, K, N, k0 + kr, col0 + 4 * c4);
   }
 }
 
