@@ -8,7 +8,7 @@ const char* timing_name(Timing t) {
     case Timing::Events: return "opencl events";
     case Timing::HostClock: return "host clock";
     case Timing::CudaEvents: return "cuda events";
-    case Timing::EventsIfOneKernel: return "opencl events if one kernel, else host clock";
+    case Timing::MarkerEvents: return "opencl events (marker before the call to its last event)";
   }
   return "?";
 }

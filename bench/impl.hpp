@@ -18,7 +18,8 @@ enum class Timing {
   Events,      // OpenCL profiling events: start of the first to end of the last command it enqueued
   HostClock,   // steady clock around the call plus a finish (calls that may enqueue several kernels)
   CudaEvents,  // cudaEventRecord before and after the call on its stream
-  EventsIfOneKernel,  // OpenCL events when the call enqueued a single kernel, else the host clock
+  MarkerEvents,  // OpenCL events: from a marker enqueued just before the call to the end of the
+                 // event the call returns (for libraries that hand back only their last event)
 };
 // "opencl events", "host clock" (with a finish for OpenCL calls), "cuda events"
 const char* timing_name(Timing t);

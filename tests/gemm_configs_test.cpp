@@ -44,11 +44,28 @@ const std::vector<Config> kConfigs = {
                         {"PACKA", 0}}},
     {GemmPath::Direct, {{"TM", 16}, {"TN", 64}, {"TK", 8}, {"WM", 2}, {"WN", 4}}},
     {GemmPath::Direct, {{"TM", 128}, {"TN", 32}, {"TK", 32}, {"WM", 8}, {"WN", 2}}},
+    // The cp.async pipeline (NVIDIA sm_80+ only; skipped elsewhere). Every operand is read in
+    // place: in vectors at offset 0, element by element at offsets 3/13, transposed for the
+    // stored forms. Warp tiling (WX), 2-4 stages, 4-, 8-, 16- and 32-byte vector copies.
+    {GemmPath::Packed, {{"MWG", 128}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"VWM", 8}, {"VWN", 4},
+                        {"STRM", 0}, {"ASYNC", 3}, {"WX", 8}}},
+    {GemmPath::Packed, {{"MWG", 64}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4},
+                        {"STRM", 0}, {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}}},
+    {GemmPath::Packed, {{"MWG", 64}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 2}, {"VWN", 8},
+                        {"ASYNC", 2}, {"PACKA", 1}, {"KUNROLL", 4}}},
+    {GemmPath::Packed, {{"MWG", 32}, {"NWG", 64}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 2},
+                        {"ASYNC", 4}, {"WX", 4}, {"PACKA", 0}, {"STRN", 0}, {"KUNROLL", 8}}},
 };
+
+// Whether this device can run a configuration at all (the cp.async ones need an NVIDIA GPU).
+bool runs_here(const Config& c) {
+  return c.params.count("ASYNC") == 0 || detail::has_cp_async(shared_context().info());
+}
 
 class GemmConfigs : public ::testing::TestWithParam<Config> {};
 
 TEST_P(GemmConfigs, SweepMatchesOpenBlas) {
+  if (!runs_here(GetParam())) GTEST_SKIP() << "needs cp.async (an NVIDIA GPU, sm_80 or newer)";
   GemmOptions o;
   o.force_path = GetParam().path;
   o.force_params = GetParam().params;
@@ -72,7 +89,7 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
   const DeviceInfo& dev = shared_context().info();
   const auto& d = detail::xgemm_descriptor();
   for (const auto& c : kConfigs) {
-    if (c.path == GemmPath::Packed) {
+    if (c.path == GemmPath::Packed && runs_here(c)) {
       EXPECT_NO_THROW(detail::resolve_params(d, dev, c.params)) << name_of(c);
     }
   }
@@ -84,6 +101,11 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
       {{"SA", 0}, {"PADA", 1}},                             // padding an operand that is not staged
       {{"MWG", 256}, {"NWG", 256}, {"MDIMC", 8}, {"NDIMC", 8}},  // 1024 accumulators per work-item
       {{"NO_SUCH", 1}},
+      {{"ASYNC", 1}},                                       // a pipeline needs 2-4 stages
+      {{"ASYNC", 2}, {"DB", 1}},                            // ASYNC replaces DB
+      {{"ASYNC", 2}, {"SA", 0}},                            // ASYNC stages both operands
+      {{"WX", 3}},                                          // not a divisor of 32
+      {{"WX", 8}, {"NDIMC", 4}},                            // WX larger than NDIMC
   };
   for (const auto& ps : invalid) {
     try {
@@ -103,6 +125,18 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::OutOfResources) << e.what();
   }
+  // cp.async is an Ampere-and-newer NVIDIA instruction: the constraint reads the architecture.
+  DeviceInfo hopper = dev, turing = dev;
+  hopper.vendor = turing.vendor = "NVIDIA Corporation";
+  hopper.architecture = "sm_90";
+  turing.architecture = "sm_75";
+  hopper.kind = turing.kind = DeviceKind::GPU;
+  EXPECT_TRUE(detail::has_cp_async(hopper));
+  EXPECT_FALSE(detail::has_cp_async(turing));
+  EXPECT_FALSE(detail::has_cp_async(DeviceInfo{}));
+  const KernelParams async3 = {{"ASYNC", 3}, {"MWG", 64}, {"NWG", 64}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 4}, {"VWN", 4}};
+  EXPECT_NO_THROW(detail::resolve_params(d, hopper, async3));
+  EXPECT_THROW(detail::resolve_params(d, turing, async3), Error);
   DeviceInfo nvidia_like = dev;
   nvidia_like.registers_per_work_group = 65536;
   EXPECT_THROW(detail::resolve_params(d, nvidia_like, {{"MWG", 256}, {"NWG", 128}, {"MDIMC", 16}, {"NDIMC", 8},

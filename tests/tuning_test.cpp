@@ -54,7 +54,8 @@ TEST(TuningDatabase, ShapeClasses) {
   EXPECT_EQ(detail::shape_class(4096, 8, 4096), "skinny");
   EXPECT_EQ(detail::shape_class(100, 100, 100), "small");
   EXPECT_EQ(detail::shape_class(1024, 1024, 1024), "medium");
-  EXPECT_EQ(detail::shape_class(2048, 2048, 2048), "large");
+  EXPECT_EQ(detail::shape_class(2048, 2048, 2048), "mid");
+  EXPECT_EQ(detail::shape_class(4096, 4096, 4096), "large");
 }
 
 TEST(TuningDatabase, RoundTripAndRejectsBadFiles) {
@@ -122,6 +123,7 @@ TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
   EXPECT_EQ(plan.path, GemmPath::Packed);
   EXPECT_EQ(plan.params.at("MWG"), 16);
   EXPECT_NE(plan.source.find("user database"), std::string::npos) << plan.source;
+  EXPECT_NE(plan.source.find("borrowed by mid"), std::string::npos) << "2048³ is a mid shape: " << plan.source;
   EXPECT_FALSE(detail::find_tuning(dev, "skinny").has_value()) << "no entry for that class";
 
   // Forcing some parameters starts from the kernel's defaults, not from the tuned entry: a partial

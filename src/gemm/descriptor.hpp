@@ -38,6 +38,9 @@ struct GemmKernelDescriptor {
   std::string entry;                   // kernel function name
   std::vector<std::string> sources;    // files concatenated before `info.file` (shared helpers)
   std::vector<ParamSpec> params;
+  // Known-good configurations the tuner measures first (where valid on the device), so that a
+  // short search starts from what the project measured instead of from the defaults alone.
+  std::vector<KernelParams> seeds;
   std::vector<Constraint> constraints;
   OperandForm a_form = OperandForm::AsStored;  // A as m×k, or At as k×m
   OperandForm b_form = OperandForm::AsStored;  // B as k×n, or Bt as n×k

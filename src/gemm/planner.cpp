@@ -4,11 +4,14 @@
 #include <clgemm/gemm.hpp>
 
 #include "gemm/descriptor.hpp"
+#include "gemm/tile_choice.hpp"
 #include "gemm/direct_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
 #include "tune/database.hpp"
 
+#include <optional>
 #include <sstream>
+#include <utility>
 
 namespace clgemm {
 
@@ -26,6 +29,48 @@ const detail::GemmKernelDescriptor& descriptor_for(GemmPath path) {
   return path == GemmPath::Packed ? detail::xgemm_descriptor() : detail::direct_descriptor();
 }
 
+// The tuned entry for a shape class; a class without one borrows from its neighbours (a
+// database tuned before the "mid" class existed has only "medium" and "large").
+std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std::string& cls) {
+  std::vector<std::string> order = {cls};
+  if (cls == "mid") order = {"mid", "large", "medium"};
+  if (cls == "large") order = {"large", "mid"};
+  if (cls == "medium") order = {"medium", "mid"};
+  for (const auto& c : order)
+    if (auto found = detail::find_tuning(device, c)) {
+      if (c != cls) found->origin += " (borrowed by " + cls + ")";
+      return found;
+    }
+  return std::nullopt;
+}
+
+// The entry's configuration or one of its alternatives: whichever the load-balance model
+// predicts fastest for this shape (tile_choice.hpp). Returns the parameters and a note.
+std::pair<KernelParams, std::string> choose_among(const detail::TuningEntry& e, const DeviceInfo& device,
+                                                  const detail::GemmKernelDescriptor& desc, size_t m, size_t n,
+                                                  size_t k) {
+  if (e.alternatives.empty() || !desc.tile || e.shape.m == 0) return {e.params, ""};
+  std::vector<KernelParams> params;  // the candidates that fit this device, in entry order
+  std::vector<detail::TileCandidate> cands;
+  auto add = [&](const KernelParams& ps, double gflops) {
+    try {
+      const KernelParams full = detail::resolve_params(desc, device, ps);
+      const auto [tm, tn] = desc.tile(full);
+      const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
+      cands.push_back({tm, tn, tk, gflops});
+      params.push_back(ps);
+    } catch (const Error&) {  // does not fit this device: not a candidate
+    }
+  };
+  add(e.params, e.gflops);
+  for (const auto& a : e.alternatives) add(a.params, a.gflops);
+  if (cands.empty()) return {e.params, ""};
+  const size_t i = detail::pick_tile(cands, e.shape, {m, n, k}, device.compute_units);
+  return {params[i], i == 0 ? "" : "; alternative " + std::to_string(i) + " of the entry (" +
+                                       std::to_string(cands[i].tile_m) + "x" + std::to_string(cands[i].tile_n) +
+                                       " tiles spread better over the compute units here)"};
+}
+
 }  // namespace
 
 std::string GemmPlan::describe() const {
@@ -41,7 +86,7 @@ std::string GemmPlan::describe() const {
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   GemmPlan plan;
   const std::string cls = detail::shape_class(m, n, k);
-  const auto found = detail::find_tuning(device, cls);
+  const auto found = find_entry(device, cls);
   if (o.force_path != GemmPath::Auto) {
     plan.path = o.force_path;
     plan.reason = "path forced by the caller";
@@ -61,8 +106,9 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   const bool use_entry = found && found->entry.kernel == desc.info.id && o.force_params.empty();
   if (use_entry) {
     try {
-      plan.params = detail::resolve_params(desc, device, found->entry.params);
-      plan.source = found->origin + ", " + cls + " shapes";
+      const auto [chosen, note] = choose_among(found->entry, device, desc, m, n, k);
+      plan.params = detail::resolve_params(desc, device, chosen);
+      plan.source = found->origin + ", " + cls + " shapes" + note;
       return plan;
     } catch (const Error&) {
       // An entry from a related device (same architecture or vendor) that does not fit this

@@ -1,11 +1,15 @@
 // xgemm_kernel.cpp — parameters, search space, constraints and work sizes of gemm/xgemm.cl.
 #include "gemm/xgemm_kernel.hpp"
 
+#include <exception>
+#include <string>
+
 namespace clgemm::detail {
 
 namespace {
 
 long wgs(const KernelParams& ps) { return p(ps, "MDIMC") * p(ps, "NDIMC"); }
+
 
 bool tiles_split_evenly(const KernelParams& ps, const DeviceInfo&) {
   const long a = p(ps, "KWG") * p(ps, "MWG") / p(ps, "VWM"), b = p(ps, "KWG") * p(ps, "NWG") / p(ps, "VWN");
@@ -13,6 +17,17 @@ bool tiles_split_evenly(const KernelParams& ps, const DeviceInfo&) {
 }
 
 }  // namespace
+
+// cp.async exists from compute capability 8.0 (Ampere) on; NVIDIA's OpenCL accepts inline PTX.
+bool has_cp_async(const DeviceInfo& dev) {
+  const std::string& a = dev.architecture;
+  if (dev.vendor.find("NVIDIA") == std::string::npos || a.rfind("sm_", 0) != 0) return false;
+  try {
+    return std::stoi(a.substr(3)) >= 80;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 const GemmKernelDescriptor& xgemm_descriptor() {
   static const GemmKernelDescriptor d = [] {
@@ -26,7 +41,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
     d.params = {
         {"MWG", 128, 64, "rows of C per work-group", {16, 32, 64, 128, 256}},
         {"NWG", 128, 64, "columns of C per work-group", {16, 32, 64, 128, 256}},
-        {"KWG", 16, 16, "K-depth of a tile", {8, 16, 32}},
+        {"KWG", 16, 16, "K-depth of a tile", {8, 16, 32, 64}},
         {"MDIMC", 16, 8, "work-items along M", {4, 8, 16, 32}},
         {"NDIMC", 16, 4, "work-items along N", {4, 8, 16, 32}},
         {"VWM", 4, 4, "vector width along M", {1, 2, 4, 8}},
@@ -41,8 +56,11 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         {"STRN", 1, 1, "columns of a work-item strided (1) or contiguous (0)", {0, 1}},
         // Host-side choice, not a kernel switch: pack a row-major A into At (1), or let the kernel
         // read it in place and transpose while staging (0: one kernel instead of two, but scalar
-        // loads along K). Measured on the H200 at 4096³: packing 45.7 TFLOP/s, in place 28.8.
+        // loads along K). Measured on the H200 at 4096³ without ASYNC: packing 45.7 TFLOP/s, in
+        // place 28.8; with ASYNC the in-place copies are cp.async too (docs/tuning.md).
         {"PACKA", 1, 1, "pack a row-major A into At before the kernel (1) or read it in place (0)", {0, 1}},
+        {"WX", 0, 0, "work-items along N in a warp of 32 (0: plain numbering; warp tiling)", {0, 4, 8, 16}},
+        {"ASYNC", 0, 0, "stages of the cp.async copy pipeline (0: off; NVIDIA sm_80 and newer)", {0, 2, 3, 4}},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -64,10 +82,44 @@ const GemmKernelDescriptor& xgemm_descriptor() {
          [](const KernelParams& ps, const DeviceInfo&) {
            return (p(ps, "SA") || !p(ps, "PADA")) && (p(ps, "SB") || !p(ps, "PADB"));
          }},
+        {"WX: 0, or a divisor of 32 and NDIMC whose 32/WX divides MDIMC",
+         [](const KernelParams& ps, const DeviceInfo&) {
+           const long wx = p(ps, "WX");
+           return wx == 0 || (wx > 0 && 32 % wx == 0 && p(ps, "NDIMC") % wx == 0 && p(ps, "MDIMC") % (32 / wx) == 0);
+         }},
+        {"ASYNC: 0, or 2 to 4 stages",
+         [](const KernelParams& ps, const DeviceInfo&) { return p(ps, "ASYNC") == 0 || (p(ps, "ASYNC") >= 2 && p(ps, "ASYNC") <= 4); }},
+        {"ASYNC needs cp.async (an NVIDIA GPU, sm_80 or newer)",
+         [](const KernelParams& ps, const DeviceInfo& dev) { return p(ps, "ASYNC") == 0 || has_cp_async(dev); }},
+        {"ASYNC stages both operands (SA = SB = 1) and replaces DB",
+         [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "ASYNC") == 0 || (p(ps, "SA") && p(ps, "SB") && !p(ps, "DB"));
+         }},
+        // With ASYNC an operand may arrive element by element, or transposed in blocks of 4 rows
+        // × 8 k per 32 work-items, depending on the call: its tiles must split that way too.
+        {"ASYNC tiles split evenly in floats and in 4x8 blocks",
+         [](const KernelParams& ps, const DeviceInfo&) {
+           if (p(ps, "ASYNC") == 0) return true;
+           const long a = p(ps, "KWG") * p(ps, "MWG"), b = p(ps, "KWG") * p(ps, "NWG");
+           return a % wgs(ps) == 0 && b % wgs(ps) == 0 && a % 32 == 0 && b % 32 == 0 && p(ps, "KWG") % 8 == 0 &&
+                  p(ps, "MWG") % 4 == 0 && p(ps, "NWG") % 4 == 0;
+         }},
         {"at most 256 accumulators per work-item",
          [](const KernelParams& ps, const DeviceInfo&) {
            return (p(ps, "MWG") / p(ps, "MDIMC")) * (p(ps, "NWG") / p(ps, "NDIMC")) <= 256;
          }},
+    };
+    // The fastest configurations of the cp.async pipeline that `clgemm tune --try` measured on
+    // the H200 (docs/tuning.md): large, and three for mid sizes with A read in place.
+    d.seeds = {
+        {{"MWG", 128}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"VWM", 8}, {"VWN", 4}, {"STRM", 0},
+         {"ASYNC", 3}, {"WX", 8}},
+        {{"MWG", 64}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"STRM", 0},
+         {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}},
+        {{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"STRM", 0},
+         {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}},
+        {{"MWG", 64}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 4}, {"VWN", 4}, {"STRM", 0},
+         {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}},
     };
     d.a_form = OperandForm::Transposed;
     d.b_form = OperandForm::AsStored;
@@ -81,7 +133,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
     d.local = [](const KernelParams& ps) { return cl::NDRange(p(ps, "NDIMC"), p(ps, "MDIMC")); };
     d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "MWG")), size_t(p(ps, "NWG"))); };
     d.local_bytes = [](const KernelParams& ps) {
-      const size_t bufs = p(ps, "DB") ? 2 : 1;
+      const size_t bufs = p(ps, "ASYNC") ? p(ps, "ASYNC") : p(ps, "DB") ? 2 : 1;
       const size_t a = p(ps, "SA") ? size_t(p(ps, "KWG")) * (p(ps, "MWG") + p(ps, "PADA") * p(ps, "VWM")) : 0;
       const size_t b = p(ps, "SB") ? size_t(p(ps, "KWG")) * (p(ps, "NWG") + p(ps, "PADB") * p(ps, "VWN")) : 0;
       return bufs * (a + b) * sizeof(float);

@@ -7,4 +7,7 @@ namespace clgemm::detail {
 
 const GemmKernelDescriptor& xgemm_descriptor();
 
+// Whether the device has PTX cp.async (NVIDIA, sm_80 or newer): the ASYNC pipeline needs it.
+bool has_cp_async(const DeviceInfo& dev);
+
 }  // namespace clgemm::detail

@@ -37,13 +37,23 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
   if (j.contains("shape")) e.shape = {j["shape"].at(0).get<size_t>(), j["shape"].at(1).get<size_t>(), j["shape"].at(2).get<size_t>()};
   e.gflops = j.value("gflops", 0.0);
   e.date = j.value("date", "");
+  if (j.contains("alternatives"))
+    for (const auto& a : j.at("alternatives")) {
+      TuningAlternative alt;
+      for (const auto& [name, value] : a.at("params").items()) alt.params[name] = value.get<long>();
+      alt.gflops = a.at("gflops").get<double>();
+      e.alternatives.push_back(alt);
+    }
   return e;
 }
 
 nlohmann::json entry_to_json(const TuningEntry& e) {
-  return {{"device", e.device}, {"architecture", e.architecture}, {"vendor", e.vendor}, {"device_type", e.device_type},
-          {"shape_class", e.shape_class}, {"kernel", e.kernel}, {"params", e.params},
-          {"shape", {e.shape.m, e.shape.n, e.shape.k}}, {"gflops", e.gflops}, {"date", e.date}};
+  nlohmann::json j = {{"device", e.device}, {"architecture", e.architecture}, {"vendor", e.vendor},
+                      {"device_type", e.device_type}, {"shape_class", e.shape_class}, {"kernel", e.kernel},
+                      {"params", e.params}, {"shape", {e.shape.m, e.shape.n, e.shape.k}}, {"gflops", e.gflops},
+                      {"date", e.date}};
+  for (const auto& a : e.alternatives) j["alternatives"].push_back({{"params", a.params}, {"gflops", a.gflops}});
+  return j;
 }
 
 // The user's database, read lazily once per process.
@@ -70,11 +80,12 @@ std::string shape_class(size_t m, size_t n, size_t k) {
   const double work = double(m) * double(n) * double(k);
   if (work < 16777216.0) return "small";
   if (work < 2147483648.0) return "medium";
+  if (work < 17179869184.0) return "mid";
   return "large";
 }
 
 const std::vector<std::string>& shape_classes() {
-  static const std::vector<std::string> c = {"small", "medium", "large", "skinny"};
+  static const std::vector<std::string> c = {"small", "medium", "mid", "large", "skinny"};
   return c;
 }
 

@@ -19,9 +19,18 @@ namespace clgemm::detail {
 //   skinny  min(m, n) <= 32
 //   small   m·n·k < 2^24 (256³)
 //   medium  m·n·k < 2^31 (about 1290³)
+//   mid     m·n·k < 2^34 (about 2580³)
 //   large   everything else
 std::string shape_class(size_t m, size_t n, size_t k);
 const std::vector<std::string>& shape_classes();
+
+// A runner-up of a tuning run: another tile shape, measured on the same shape as the entry. The
+// planner picks among the entry and its alternatives by how evenly each one's tiles spread over
+// the compute units at the shape it is asked for (src/gemm/tile_choice.hpp).
+struct TuningAlternative {
+  KernelParams params;
+  double gflops = 0;
+};
 
 struct TuningEntry {
   std::string device;        // device name it was measured on
@@ -34,6 +43,7 @@ struct TuningEntry {
   GemmShape shape;           // the shape it was tuned on
   double gflops = 0;         // measured there
   std::string date;          // when (YYYY-MM-DD)
+  std::vector<TuningAlternative> alternatives;  // runners-up with other tiles (may be empty)
 };
 
 struct TuningDatabase {

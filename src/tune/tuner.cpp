@@ -120,13 +120,90 @@ std::string today() {
   return buf;
 }
 
+// Runs candidates of one shape: fresh random inputs and their float64 reference, made once; each
+// candidate's result is checked before it is timed (by its events: packing included).
+class CandidateBench {
+ public:
+  CandidateBench(const Context& ctx, const GemmShape& s, std::mt19937_64& rng) : ctx_(ctx), s_(s) {
+    a_.resize(s.m * s.k), b_.resize(s.k * s.n), c_.resize(s.m * s.n);
+    cpu::fill_random(a_, rng());
+    cpu::fill_random(b_, rng());
+    ref_ = cpu::gemm_reference_f64(s, a_.data(), b_.data());
+    tol_ = cpu::gemm_tolerance(s.k);
+    da_ = ctx.buffer(a_.size() * 4), db_ = ctx.buffer(b_.size() * 4), dc_ = ctx.buffer(c_.size() * 4);
+    ctx.queue().enqueueWriteBuffer(da_, CL_TRUE, 0, a_.size() * 4, a_.data());
+    ctx.queue().enqueueWriteBuffer(db_, CL_TRUE, 0, b_.size() * 4, b_.data());
+    g_.m = s.m, g_.n = s.n, g_.k = s.k;
+    g_.a = {da_(), 0, s.k};
+    g_.b = {db_(), 0, s.n};
+    g_.c = {dc_(), 0, s.n};
+  }
+
+  Measurement run(const std::string& kernel, const KernelParams& ps) {
+    Measurement m;
+    m.params = ps;
+    GemmPlan plan;
+    plan.path = kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
+    plan.params = ps;
+    const cl::CommandQueue& q = ctx_.queue();
+    try {
+      q.enqueueFillBuffer(dc_, std::nanf(""), 0, c_.size() * 4);  // a skipped element shows up
+      enqueue_gemm(ctx_, q, g_, {}, plan);
+      q.enqueueReadBuffer(dc_, CL_TRUE, 0, c_.size() * 4, c_.data());
+    } catch (const Error& e) {
+      m.outcome = e.status() == Status::BuildFailure ? Measurement::BuildFailed : Measurement::LaunchFailed;
+      m.note = e.status() == Status::BuildFailure ? "build failed" : e.what();
+      return m;
+    } catch (const cl::Error& e) {
+      m.outcome = Measurement::LaunchFailed;
+      m.note = e.what();
+      return m;
+    }
+    const double err = cpu::relative_error(c_.data(), ref_.data(), c_.size());
+    if (!(err <= tol_)) {
+      m.outcome = Measurement::Wrong;
+      m.note = "wrong result, relative error " + std::to_string(err);
+      return m;
+    }
+    // Enough repeats for a stable median without spending the budget on one candidate.
+    std::vector<std::pair<double, std::vector<double>>> runs;  // (span, per command)
+    double sum = 0;
+    for (int r = 0; r < 10; ++r) {
+      std::vector<cl::Event> trace;
+      enqueue_gemm(ctx_, q, g_, {}, plan, &trace);
+      cl::Event::waitForEvents(trace);
+      std::vector<double> each;
+      for (const auto& e : trace) each.push_back(elapsed_seconds({e}));
+      runs.push_back({elapsed_seconds(trace), each});
+      sum += runs.back().first;
+      if (runs.size() >= 3 && sum > 0.05) break;
+    }
+    std::sort(runs.begin(), runs.end());
+    m.seconds = runs[runs.size() / 2].first;
+    m.command_seconds = runs[runs.size() / 2].second;
+    m.gflops = gemm_flops(s_) / m.seconds * 1e-9;
+    m.outcome = Measurement::Ok;
+    return m;
+  }
+
+ private:
+  const Context& ctx_;
+  GemmShape s_;
+  std::vector<float> a_, b_, c_;
+  std::vector<double> ref_;
+  double tol_ = 0;
+  cl::Buffer da_, db_, dc_;
+  RowMajorGemm g_;
+};
+
 }  // namespace
 
 std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, const std::vector<std::string>& classes) {
   // Shapes big enough to be typical of their class, small enough to measure quickly; CPUs get
   // smaller ones (a 4096³ product takes seconds on two cores).
   const bool cpu = dev.kind == DeviceKind::CPU;
-  const size_t large = cpu ? 1024 : 4096, medium = cpu ? 512 : 1024, small = cpu ? 128 : 256, wide = cpu ? 1024 : 4096;
+  const size_t large = cpu ? 1024 : 4096, mid = cpu ? 768 : 2048, medium = cpu ? 512 : 1024, small = cpu ? 128 : 256,
+               wide = cpu ? 1024 : 4096;
   struct Share {
     std::string cls;
     GemmShape shape;
@@ -134,10 +211,11 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
     double weight;
   };
   const std::vector<Share> shares = {
-      {"large", {large, large, large}, "xgemm", 0.35},   {"medium", {medium, medium, medium}, "xgemm", 0.15},
+      {"large", {large, large, large}, "xgemm", 0.25},   {"mid", {mid, mid, mid}, "xgemm", 0.15},
+      {"medium", {medium, medium, medium}, "xgemm", 0.15},
       {"medium", {medium, medium, medium}, "direct", 0.05}, {"small", {small, small, small}, "direct", 0.10},
       {"small", {small, small, small}, "xgemm", 0.05},   {"skinny", {16, wide, wide}, "direct", 0.15},
-      {"skinny", {16, wide, wide}, "xgemm", 0.15},
+      {"skinny", {16, wide, wide}, "xgemm", 0.10},
   };
   double weight = 0;
   for (const auto& s : shares)
@@ -159,22 +237,7 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   const GemmShape s = target.shape;
   std::mt19937_64 rng(seed_ ^ std::hash<std::string>{}(target.shape_class + target.kernel));
 
-  // Inputs and the float64 reference, once per target.
-  std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
-  cpu::fill_random(a, rng());
-  cpu::fill_random(b, rng());
-  const std::vector<double> ref = cpu::gemm_reference_f64(s, a.data(), b.data());
-  const double tol = cpu::gemm_tolerance(s.k);
-  cl::Buffer da = ctx_.buffer(a.size() * 4), db = ctx_.buffer(b.size() * 4), dc = ctx_.buffer(c.size() * 4);
-  const cl::CommandQueue& q = ctx_.queue();
-  q.enqueueWriteBuffer(da, CL_TRUE, 0, a.size() * 4, a.data());
-  q.enqueueWriteBuffer(db, CL_TRUE, 0, b.size() * 4, b.data());
-  RowMajorGemm g;
-  g.m = s.m, g.n = s.n, g.k = s.k;
-  g.a = {da(), 0, s.k};
-  g.b = {db(), 0, s.n};
-  g.c = {dc(), 0, s.n};
-
+  CandidateBench bench(ctx_, s, rng);
   TuneResult result;
   result.target = target;
   std::set<std::string> seen;
@@ -182,56 +245,25 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   TuneProgress prog;
   prog.target = &target;
 
-  // Measures one configuration: GFLOP/s of the whole call (packing included), or 0 on failure.
+  // Measures one configuration not measured before: GFLOP/s, 0 on failure, -1 if seen already.
   auto evaluate = [&](const KernelParams& ps) -> double {
-    if (!seen.insert(build_options(ps)).second) return -1;  // measured already
+    if (!seen.insert(build_options(ps)).second) return -1;
     ++result.tried;
-    GemmPlan plan;
-    plan.path = target.kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
-    plan.params = ps;
-    auto note = [&](const std::string& what) {
-      if (result.failure_notes.size() < 5) result.failure_notes.push_back(build_options(ps) + ": " + what);
-    };
-    try {
-      const float nan = std::nanf("");
-      q.enqueueFillBuffer(dc, nan, 0, c.size() * 4);
-      enqueue_gemm(ctx_, q, g, {}, plan);
-      q.enqueueReadBuffer(dc, CL_TRUE, 0, c.size() * 4, c.data());
-    } catch (const Error& e) {
-      (e.status() == Status::BuildFailure ? result.build_failures : result.launch_failures)++;
-      note(e.status() == Status::BuildFailure ? "build failed" : e.what());
-      return 0;
-    } catch (const cl::Error& e) {
-      ++result.launch_failures;
-      note(e.what());
+    const Measurement m = bench.run(target.kernel, ps);
+    if (m.outcome != Measurement::Ok) {
+      (m.outcome == Measurement::BuildFailed ? result.build_failures
+       : m.outcome == Measurement::Wrong     ? result.wrong
+                                              : result.launch_failures)++;
+      if (result.failure_notes.size() < 5) result.failure_notes.push_back(build_options(ps) + ": " + m.note);
       return 0;
     }
-    const double err = cpu::relative_error(c.data(), ref.data(), c.size());
-    if (!(err <= tol)) {
-      ++result.wrong;
-      note("wrong result, relative error " + std::to_string(err));
-      return 0;
-    }
-    // Enough repeats for a stable median without spending the budget on one candidate.
-    std::vector<double> times;
-    for (int r = 0; r < 10; ++r) {
-      std::vector<cl::Event> trace;
-      enqueue_gemm(ctx_, q, g, {}, plan, &trace);
-      cl::Event::waitForEvents(trace);
-      times.push_back(elapsed_seconds(trace));
-      double sum = 0;
-      for (double t : times) sum += t;
-      if (times.size() >= 3 && sum > 0.05) break;
-    }
-    std::sort(times.begin(), times.end());
-    const double gflops = gemm_flops(s) / times[times.size() / 2] * 1e-9;
-    ranked.push_back({gflops, ps});
-    if (gflops > result.best_gflops) {
-      result.best_gflops = gflops;
+    ranked.push_back({m.gflops, ps});
+    if (m.gflops > result.best_gflops) {
+      result.best_gflops = m.gflops;
       result.best = ps;
       result.found = true;
     }
-    return gflops;
+    return m.gflops;
   };
   auto report = [&](const std::string& stage) {
     if (!progress) return;
@@ -248,6 +280,13 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   report("defaults");
   result.default_gflops = std::max(0.0, evaluate(resolve_params(d, dev, {})));
   if (const auto fitted = fitted_defaults(d, dev, s)) evaluate(*fitted);
+  for (const auto& seed : d.seeds) {  // the project's measured configurations, where they apply
+    try {
+      const KernelParams ps = resolve_params(d, dev, seed);
+      if (fits_shape(d, ps, s)) evaluate(ps);
+    } catch (const Error&) {
+    }
+  }
   report("defaults");
 
   // A candidate costs a build (seconds on some CPU compilers) plus its runs; do not start one that
@@ -292,9 +331,39 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
       }
     }
   }
+  // Runners-up: the best of every other tile shape.
+  std::sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::set<std::pair<size_t, size_t>> tiles;
+  if (result.found && d.tile) tiles.insert(d.tile(result.best));
+  for (const auto& [gf, ps] : ranked) {
+    if (!d.tile || result.runners_up.size() >= 4) break;
+    if (tiles.insert(d.tile(ps)).second) result.runners_up.push_back({gf, ps});
+  }
   result.elapsed_s = elapsed();
   report("done");
   return result;
+}
+
+std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::string& kernel,
+                                        const std::vector<KernelParams>& configs,
+                                        const std::function<void(size_t done)>& progress) {
+  const GemmKernelDescriptor& d = descriptor_named(kernel);
+  std::mt19937_64 rng(seed_);
+  CandidateBench bench(ctx_, shape, rng);
+  std::vector<Measurement> out;
+  for (const auto& given : configs) {
+    Measurement m;
+    m.params = given;
+    try {
+      m = bench.run(kernel, resolve_params(d, ctx_.info(), given));
+    } catch (const Error& e) {  // a configuration the descriptor or the device rejects
+      m.outcome = Measurement::Rejected;
+      m.note = e.what();
+    }
+    out.push_back(m);
+    if (progress) progress(out.size());
+  }
+  return out;
 }
 
 TuningEntry entry_for(const DeviceInfo& dev, const TuneResult& r) {
@@ -309,6 +378,7 @@ TuningEntry entry_for(const DeviceInfo& dev, const TuneResult& r) {
   e.shape = r.target.shape;
   e.gflops = r.best_gflops;
   e.date = today();
+  for (const auto& [gf, ps] : r.runners_up) e.alternatives.push_back({ps, gf});
   return e;
 }
 

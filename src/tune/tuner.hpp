@@ -41,10 +41,22 @@ struct TuneResult {
   KernelParams best;
   double best_gflops = 0;
   double default_gflops = 0;     // the kernel's defaults, for comparison
+  // The fastest correct configuration of each other tile shape, best first (at most 4): the
+  // planner's alternatives for shapes where the best tile spreads badly over the compute units.
+  std::vector<std::pair<double, KernelParams>> runners_up;
   size_t tried = 0;              // candidates measured or attempted
   size_t build_failures = 0, launch_failures = 0, wrong = 0;
   std::vector<std::string> failure_notes;  // the first few, for the report
   double elapsed_s = 0;
+};
+
+// One configuration measured on its own (`clgemm tune --try`).
+struct Measurement {
+  enum Outcome { Ok, Rejected, BuildFailed, LaunchFailed, Wrong } outcome = Rejected;
+  KernelParams params;  // as resolved (defaults filled in), or as given when rejected
+  double seconds = 0, gflops = 0;
+  std::vector<double> command_seconds;  // each enqueued command's own time, in order (the median run)
+  std::string note;     // why it failed
 };
 
 // The shapes and budget shares the tuner uses by default for a device: per shape class, each
@@ -56,6 +68,11 @@ class Tuner {
  public:
   explicit Tuner(const Context& ctx, uint64_t seed = 1);
   TuneResult tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress = {});
+  // Checks and times the given configurations (each a set of overrides of the kernel's defaults)
+  // on one shape, in order; nothing is searched or saved.
+  std::vector<Measurement> measure(const GemmShape& shape, const std::string& kernel,
+                                   const std::vector<KernelParams>& configs,
+                                   const std::function<void(size_t done)>& progress = {});
 
  private:
   const Context& ctx_;

@@ -50,8 +50,8 @@ std::string timing_words(bench::Timing t, bench::Hardware h) {
   switch (t) {
     case bench::Timing::Events: return "OpenCL profiling events, first start to last end";
     case bench::Timing::CudaEvents: return "CUDA events around the call";
-    case bench::Timing::EventsIfOneKernel:
-      return "OpenCL event when the call enqueues one kernel, else host clock around the call and clFinish";
+    case bench::Timing::MarkerEvents:
+      return "OpenCL profiling events, a marker before the call to the end of the event it returns";
     case bench::Timing::HostClock:
       return h == bench::Hardware::OpenCLDevice ? "host clock around the call and clFinish"
                                                 : "host clock around the (synchronous) call";

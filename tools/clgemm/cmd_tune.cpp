@@ -10,6 +10,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 namespace clgemm::cli {
 
@@ -22,11 +23,83 @@ struct TuneOptions {
   std::string database;  // default: the user database in the cache folder
   uint64_t seed = 1;
   bool show = false;
+  std::vector<std::string> tries;  // --try: configurations to measure instead of a search
+  std::string shape = "1024x1024x1024";
+  std::string kernel = "xgemm";
 };
 
 std::string bar(double fraction, int width) {
   const int full = int(std::lround(std::clamp(fraction, 0.0, 1.0) * width));
   return "[" + std::string(size_t(full), '#') + std::string(size_t(width - full), '.') + "]";
+}
+
+// "NAME=VALUE,NAME=VALUE" (or "" / "defaults") into overrides of a kernel's defaults.
+KernelParams parse_config(const std::string& text) {
+  KernelParams ps;
+  if (text.empty() || text == "defaults") return ps;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const size_t eq = item.find('=');
+    long value = 0;
+    size_t used = 0;
+    bool ok = eq != std::string::npos && eq > 0;
+    if (ok) {
+      try {
+        value = std::stol(item.substr(eq + 1), &used);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+    }
+    if (!ok || used != item.size() - eq - 1)
+      throw Error(Status::InvalidArgument, "--try: '" + item + "' is not NAME=INTEGER (in '" + text + "')");
+    ps[item.substr(0, eq)] = value;
+  }
+  return ps;
+}
+
+GemmShape parse_shape(const std::string& text) {
+  GemmShape s;
+  char x1 = 0, x2 = 0, extra = 0;
+  std::istringstream in(text);
+  long m = 0, n = 0, k = 0;
+  if (!(in >> m >> x1 >> n >> x2 >> k) || x1 != 'x' || x2 != 'x' || (in >> extra) || m <= 0 || n <= 0 || k <= 0)
+    throw Error(Status::InvalidArgument, "--shape: '" + text + "' is not MxNxK with positive sizes");
+  s.m = size_t(m), s.n = size_t(n), s.k = size_t(k);
+  return s;
+}
+
+// --try: measures the given configurations on one shape and prints a row each; saves nothing.
+void run_try(const TuneOptions& o) {
+  const GemmShape shape = parse_shape(o.shape);
+  std::vector<KernelParams> configs;
+  for (const auto& t : o.tries) configs.push_back(parse_config(t));
+  Context ctx(open_device(o.dev));
+  detail::Tuner tuner(ctx, o.seed);
+  const auto results = tuner.measure(shape, o.kernel, configs, [&](size_t done) {
+    progress(bar(double(done) / double(configs.size()), 24) + " " + std::to_string(done) + "/" +
+                 std::to_string(configs.size()) + " configurations",
+             done < configs.size());
+  });
+  progress_done();
+  const char* names[] = {"ok", "rejected", "build failed", "launch failed", "WRONG"};
+  nlohmann::json doc = {{"device", ctx.info().name}, {"shape", {shape.m, shape.n, shape.k}}, {"kernel", o.kernel}};
+  Table t({"#", "GFLOP/s", "ms", "commands (ms)", "parameters", "outcome"});
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    doc["results"].push_back({{"params", r.params}, {"outcome", names[r.outcome]}, {"gflops", r.gflops},
+                              {"seconds", r.seconds}, {"command_seconds", r.command_seconds}, {"note", r.note}});
+    // Each command's own time: the span above also holds the gaps between them.
+    std::string each;
+    for (double c : r.command_seconds) each += (each.empty() ? "" : " + ") + fixed(c * 1e3, 3);
+    const bool ok = r.outcome == detail::Measurement::Ok;
+    t.add({std::to_string(i + 1), ok ? fixed(r.gflops, 1) : "-", ok ? fixed(r.seconds * 1e3, 3) : "-", each,
+           detail::build_options(r.params), ok ? names[r.outcome] : std::string(names[r.outcome]) + ": " + r.note});
+  }
+  emit_json(o.dev, doc);
+  if (o.dev.json) return;
+  std::cout << ctx.info().name << ", " << o.kernel << ", " << o.shape << "\n";
+  t.print(std::cout);
 }
 
 void show(const TuneOptions& o) {
@@ -54,6 +127,7 @@ void show(const TuneOptions& o) {
 
 void run_tune(const TuneOptions& o) {
   if (o.show) return show(o);
+  if (!o.tries.empty()) return run_try(o);
   if (!(o.budget > 0)) throw Error(Status::InvalidArgument, "--budget must be a positive number of seconds");
   for (const auto& c : o.classes) {
     const auto& known = detail::shape_classes();
@@ -149,6 +223,12 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--database", o->database, "database file (default: tuning.json in the cache folder)");
   cmd->add_option("--seed", o->seed, "seed of the random search");
   cmd->add_flag("--show", o->show, "print the stored entries (user and built-in database) and exit");
+  cmd->add_option("--try", o->tries,
+                  "instead of searching, check and time this configuration (NAME=V,NAME=V, overrides of the "
+                  "kernel's defaults; repeat the option for more); nothing is saved");
+  cmd->add_option("--shape", o->shape, "the shape --try measures, MxNxK (default 1024x1024x1024)");
+  cmd->add_option("--kernel", o->kernel, "the kernel --try measures: xgemm or direct")
+      ->check(CLI::IsMember({"xgemm", "direct"}));
   cmd->callback([o] { run_tune(*o); });
 }
 

@@ -12,7 +12,16 @@
 //                 multiplied, two local buffers, one barrier per tile instead of two;
 //   KUNROLL       unroll factor of the loop over one tile's K-depth;
 //   STRM, STRN    a work-item's vectors strided across the tile (1: neighbours read neighbouring
-//                 vectors — conflict-free, coalesced C stores) or contiguous (0).
+//                 vectors — conflict-free, coalesced C stores) or contiguous (0);
+//   WX            0, or the work-items along N in one warp of 32 (2, 4, 8, 16): renumbers the
+//                 work-items so that each warp computes a compact (32/WX)×WX patch of work-items
+//                 instead of 32/NDIMC whole rows of them. Fewer distinct A and B vectors per warp
+//                 and k-step means fewer local-memory transactions (warp tiling);
+//   ASYNC         0, or the stages (2-4) of a copy pipeline built on PTX cp.async (NVIDIA sm_80+,
+//                 inline assembly): tiles go from global to local memory without passing through
+//                 registers, ASYNC-1 tiles ahead of the one being multiplied. That is double (or
+//                 triple...) buffering without DB's prefetch registers, so a 128-register kernel
+//                 keeps two work-groups per SM and still overlaps its loads with its arithmetic.
 //
 // Operands (the host picks the form per call, not the tuner):
 //   A_KM = 1: A arrives transposed, At (K×M), rows of lda_v vectors of VWM floats: either the
@@ -21,6 +30,14 @@
 //             transposed on its way into local memory (needs SA = 1; PADA spreads the transposing
 //             stores over the banks);
 //   B is K×N, rows of ldb_v vectors of VWN floats.
+// With the cp.async pipeline (ASYNC) every operand is read in place, in whatever form it comes:
+//   A_VEC = 0: At element by element (M, lda or the offset not on VWM boundaries);
+//   A_KM = 0:  A (M×K) element by element, each float copied to its transposed place;
+//   B_VEC = 0: B (K×N) element by element; B_KN = 0: B stored N×K (op(B) = Bᵀ), transposed so.
+//   Element by element means 4-byte copies: more instructions than 16-byte ones, but no packing
+//   kernel before the GEMM (which at mid sizes cost more than the copies; docs/tuning.md).
+//   A transposing copy moves 4 rows × 8 k per warp: 32-byte pieces of 4 rows from global memory,
+//   and, with a local row length of 4 (mod 32) floats (PADA = 1 with VWM = 4), 32 different banks.
 // GUARD_M, GUARD_N, GUARD_K: loads outside M, N or K read zero, so operands need no padding when
 // the shape is not a multiple of the tile (the host sets them only then). C is the caller's
 // matrix: M×N inside a buffer with leading dimension ldc and offset c_offset; stores are guarded,
@@ -72,11 +89,26 @@
 #ifndef STRN
 #define STRN 1      // strided (1) or contiguous (0) columns per work-item
 #endif
+#ifndef ASYNC
+#define ASYNC 0     // stages of the cp.async pipeline (0: off)
+#endif
+#ifndef WX
+#define WX 0        // work-items along N per warp of 32 (0: plain row-major numbering)
+#endif
 #ifndef C_VEC
 #define C_VEC 0     // set by the host when C's offset and ldc allow VWN-wide stores
 #endif
 #ifndef A_KM
 #define A_KM 1      // set by the host: A given as At (K×M) = 1, or as A (M×K) = 0
+#endif
+#ifndef A_VEC
+#define A_VEC 1     // set by the host: A arrives in whole VWM vectors (0: element by element)
+#endif
+#ifndef B_KN
+#define B_KN 1      // set by the host: B given as K×N = 1, or stored N×K = 0
+#endif
+#ifndef B_VEC
+#define B_VEC 1     // set by the host: B arrives in whole VWN vectors (0: element by element)
 #endif
 #ifndef GUARD_M
 #define GUARD_M 0   // set by the host when M is not a multiple of MWG
@@ -111,6 +143,21 @@
 #if DB && !(SA || SB)
 #error "double buffering needs a staged operand"
 #endif
+#if ASYNC && (ASYNC < 2 || ASYNC > 4 || !SA || !SB || DB)
+#error "the cp.async pipeline has 2-4 stages, stages both operands (SA = SB = 1) and replaces DB"
+#endif
+#if !ASYNC && (!A_VEC || !B_VEC || !B_KN)
+#error "element-by-element and N×K operands need the cp.async pipeline"
+#endif
+#if ASYNC && (!A_KM || !A_VEC) && ((KWG * MWG) % WGS != 0 || (!A_KM && (KWG % 8 != 0 || MWG % 4 != 0 || (KWG * MWG) % 32 != 0)))
+#error "the A tile must split evenly, in floats (and in 4×8 blocks when transposing), over the work-items"
+#endif
+#if ASYNC && (!B_KN || !B_VEC) && ((KWG * NWG) % WGS != 0 || (!B_KN && (KWG % 8 != 0 || NWG % 4 != 0 || (KWG * NWG) % 32 != 0)))
+#error "the B tile must split evenly, in floats (and in 4×8 blocks when transposing), over the work-items"
+#endif
+#if WX && (32 % WX != 0 || NDIMC % WX != 0 || MDIMC % (32 / WX) != 0)
+#error "WX must divide 32 and NDIMC, and 32/WX must divide MDIMC"
+#endif
 #if !A_KM && !SA
 #error "A in its stored (M×K) form must be staged in local memory"
 #endif
@@ -126,6 +173,36 @@ typedef VECTOR(VWN) floatN;
 #define comp_m LANE(VWM)     // lane v of an A vector
 #define comp_n LANE(VWN)
 
+#if ASYNC
+// PTX cp.async (sm_80+): copy one vector of W floats from global to local memory without a
+// register in between. When `ok` is false, src-size 0 reads nothing and fills the vector with
+// zeros (the guards). 16-byte copies go through L2 only (.cg: a tile is read once per group);
+// .ca is the only form for 4 and 8 bytes; a float8 is two 16-byte copies. A __local pointer
+// converted to an integer is its offset in the shared window, which is what the instruction
+// takes as its destination.
+#define CP_ASYNC_1(dst, src, ok) __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" \
+    :: "r"(dst), "l"(src), "r"((ok) ? 4 : 0) : "memory")
+#define CP_ASYNC_2(dst, src, ok) __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" \
+    :: "r"(dst), "l"(src), "r"((ok) ? 8 : 0) : "memory")
+#define CP_ASYNC_4(dst, src, ok) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
+    :: "r"(dst), "l"(src), "r"((ok) ? 16 : 0) : "memory")
+#define CP_ASYNC_8(dst, src, ok) do { CP_ASYNC_4(dst, src, ok); CP_ASYNC_4((dst) + 16, (src) + 16, ok); } while (0)
+#define CP_ASYNC_W(w, dst, src, ok) CP_ASYNC_##w(dst, src, ok)
+#define CP_ASYNC(w, dst, src, ok) CP_ASYNC_W(w, dst, src, ok)
+#define LOCAL_ADDR(p) ((uint)(size_t)(p))
+#define GLOBAL_ADDR(p) ((ulong)(p))
+// Groups of copies: one group per tile; wait until at most ASYNC-2 groups (the tiles ahead of
+// the next one) are still in flight.
+#define CP_COMMIT() __asm__ volatile("cp.async.commit_group;" ::: "memory")
+#if ASYNC == 2
+#define CP_WAIT() __asm__ volatile("cp.async.wait_group 0;" ::: "memory")
+#elif ASYNC == 3
+#define CP_WAIT() __asm__ volatile("cp.async.wait_group 1;" ::: "memory")
+#else
+#define CP_WAIT() __asm__ volatile("cp.async.wait_group 2;" ::: "memory")
+#endif
+#endif
+
 // Which tile vector a work-item's g-th A vector (h-th B vector) is.
 #if STRM
 #define MV(g, ty) ((g) * MDIMC + (ty))
@@ -138,15 +215,21 @@ typedef VECTOR(VWN) floatN;
 #define NV(h, tx) ((tx) * NWIV + (h))
 #endif
 
-#if A_KM
+#if A_KM && A_VEC
 #define LPTA ((KWG * MWGV) / WGS)  // A-tile vectors each work-item loads
 typedef floatM a_t;                // what one A load moves
 #else
 #define LPTA ((KWG * MWG) / WGS)   // A-tile floats each work-item loads (stored form)
 typedef float a_t;
 #endif
+#if B_KN && B_VEC
 #define LPTB ((KWG * NWGV) / WGS)
-#define NBUF (DB ? 2 : 1)
+typedef floatN b_t;
+#else
+#define LPTB ((KWG * NWG) / WGS)
+typedef float b_t;
+#endif
+#define NBUF (ASYNC ? ASYNC : DB ? 2 : 1)
 
 // One output element: alpha·acc (+ beta·C), guarded by the caller.
 inline float epilogue(const float acc, const float alpha, const float beta, __global const float* c) {
@@ -157,19 +240,37 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
 void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
            __global const a_t* restrict At, const ulong a_off_v, const int lda_v,
-           __global const floatN* restrict B, const ulong b_off_v, const int ldb_v,
+           __global const b_t* restrict B, const ulong b_off_v, const int ldb_v,
            __global float* restrict C, const ulong c_offset, const int ldc) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0);  // loads are spread by lid
+#if WX
+  // Warp w (lanes lid/32) takes the patch of work-items at row (w / warps per row) * 32/WX and
+  // column (w % warps per row) * WX; lane l sits at (l / WX, l % WX) inside it.
+  const int warp = lid / 32, lane = lid % 32;
+  const int ty = (warp / (NDIMC / WX)) * (32 / WX) + lane / WX;
+  const int tx = (warp % (NDIMC / WX)) * WX + lane % WX;
+#else
   const int tx = get_local_id(0), ty = get_local_id(1);
-  const int lid = ty * NDIMC + tx;
+#endif
   const int m0v = get_group_id(1) * MWGV;  // this group's tile origin, in vectors
   const int n0v = get_group_id(0) * NWGV;
   const int MVn = M / VWM, NVn = N / VWN;  // whole vectors in a row (guards)
-#if A_KM
+  // Offsets and leading dimensions come in units of a_t / b_t.
+#if A_KM && A_VEC
   At += a_off_v + m0v;
+#elif A_KM
+  At += a_off_v + m0v * VWM;                  // column m0 of At, in floats
 #else
   At += a_off_v + (size_t)m0v * VWM * lda_v;  // row m0 of the stored A
 #endif
+#if B_KN && B_VEC
   B += b_off_v + n0v;
+#elif B_KN
+  B += b_off_v + n0v * VWN;
+#else
+  B += b_off_v + (size_t)n0v * VWN * ldb_v;   // row n0 of the stored N×K B
+#endif
+  const int m_left = M - m0v * VWM, n_left = N - n0v * VWN;  // rows / columns of C left from here
 
 #if SA
   __local floatM As[NBUF][KWG][MWGV + PADA];
@@ -235,8 +336,68 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define FETCH_B(t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) rb[l] = B_ELEM(t, l * WGS + lid);
 #define PUT_A(b) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) A_STORE(b, l * WGS + lid, ra[l]);
 #define PUT_B(b) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) B_STORE(b, l * WGS + lid, rb[l]);
+#if ASYNC
+// Starts the copies of tile t into buffer b (this work-item's share); a guarded-out element reads
+// from the tile origin (always valid) and is zero-filled.
+#if GUARD_M
+#define IN_MF(m) ((m) < m_left)
+#else
+#define IN_MF(m) 1
+#endif
+#if GUARD_N
+#define IN_NF(n) ((n) < n_left)
+#else
+#define IN_NF(n) 1
+#endif
+// Of a transposing copy: float id -> (row of the stored operand, k) in blocks of 4 rows × 8 k.
+#define T_ROW(id) (((id) / 32) / (KWG / 8) * 4 + ((id) % 32) / 8)
+#define T_K(id) (((id) / 32) % (KWG / 8) * 8 + (id) % 8)
+#if A_KM && A_VEC
+#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) { \
+    const int id = l * WGS + lid, kk = id / MWGV, mv = id % MWGV; \
+    const bool ok = IN_K((t) + kk) && IN_MV(m0v + mv); \
+    CP_ASYNC(VWM, LOCAL_ADDR(&As[b][kk][mv]), GLOBAL_ADDR(At + (ok ? (size_t)((t) + kk) * lda_v + mv : 0)), ok); }
+#elif A_KM
+#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) { \
+    const int id = l * WGS + lid, kk = id / MWG, m = id % MWG; \
+    const bool ok = IN_K((t) + kk) && IN_MF(m); \
+    CP_ASYNC(1, LOCAL_ADDR((__local float*)As[b][kk] + m), GLOBAL_ADDR(At + (ok ? (size_t)((t) + kk) * lda_v + m : 0)), ok); }
+#else
+#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) { \
+    const int id = l * WGS + lid, m = T_ROW(id), kk = T_K(id); \
+    const bool ok = IN_K((t) + kk) && IN_MF(m); \
+    CP_ASYNC(1, LOCAL_ADDR((__local float*)As[b][kk] + m), GLOBAL_ADDR(At + (ok ? (size_t)m * lda_v + (t) + kk : 0)), ok); }
+#endif
+#if B_KN && B_VEC
+#define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
+    const int id = l * WGS + lid, kk = id / NWGV, nv = id % NWGV; \
+    const bool ok = IN_K((t) + kk) && IN_NV(n0v + nv); \
+    CP_ASYNC(VWN, LOCAL_ADDR(&Bs[b][kk][nv]), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + nv : 0)), ok); }
+#elif B_KN
+#define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
+    const int id = l * WGS + lid, kk = id / NWG, n = id % NWG; \
+    const bool ok = IN_K((t) + kk) && IN_NF(n); \
+    CP_ASYNC(1, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + n : 0)), ok); }
+#else
+#define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
+    const int id = l * WGS + lid, n = T_ROW(id), kk = T_K(id); \
+    const bool ok = IN_K((t) + kk) && IN_NF(n); \
+    CP_ASYNC(1, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)n * ldb_v + (t) + kk : 0)), ok); }
+#endif
+#endif
 
-#if DB
+#if ASYNC
+  // Prologue: tiles 0 .. ASYNC-2 in flight, one commit group each (empty past the end, so that
+  // the group count stays uniform for the waits).
+#pragma unroll
+  for (int st = 0; st < ASYNC - 1; ++st) {
+    if (st * KWG < Kp) {
+      ISSUE_A(st, st * KWG)
+      ISSUE_B(st, st * KWG)
+    }
+    CP_COMMIT();
+  }
+#elif DB
   // Prologue: tile 0 into buffer 0.
 #if SA
   LOAD_A(0, 0)
@@ -249,7 +410,20 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 
   int buf = 0;
   for (int t = 0; t < Kp; t += KWG) {
-#if DB
+#if ASYNC
+    CP_WAIT();                      // this work-item's copies of tile t have landed,
+    barrier(CLK_LOCAL_MEM_FENCE);   // everyone's have, and everyone is done with tile t-1
+    {
+      // Tile t+ASYNC-1 goes into the buffer tile t-1 used, free since the barrier.
+      const int tn = t + (ASYNC - 1) * KWG;
+      const int bn = (buf + ASYNC - 1) % ASYNC;
+      if (tn < Kp) {
+        ISSUE_A(bn, tn)
+        ISSUE_B(bn, tn)
+      }
+      CP_COMMIT();
+    }
+#elif DB
     // Issue the loads of tile t+1 now; they complete while tile t is multiplied.
     const bool more = t + KWG < Kp;
     if (more) {
@@ -300,7 +474,9 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
         for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
     }
 
-#if DB
+#if ASYNC
+    buf = (buf + 1) % ASYNC;  // the next iteration's barrier protects this buffer
+#elif DB
     if (more) {
 #if SA
       PUT_A(buf ^ 1)
