@@ -30,6 +30,9 @@ TEST(TileChoice, PrefersTheTileThatSpreadsEvenly) {
   // The model's error at 1032³ against the measurements: within 15 %.
   EXPECT_NEAR(detail::predicted_seconds(kBig, kTuned, {1032, 1032, 1032}, 132), 0.114e-3, 0.15 * 0.114e-3);
   EXPECT_NEAR(detail::predicted_seconds(kSmall, kTuned, {1032, 1032, 1032}, 132), 0.100e-3, 0.15 * 0.100e-3);
+  // Fewer blocks than compute units: a block takes no less time than it did among others.
+  EXPECT_NEAR(detail::predicted_seconds(kBig, kTuned, {512, 512, 1024}, 132),
+              detail::predicted_seconds(kBig, kTuned, kTuned, 132), 1e-12);
   // More K costs proportionally more; K rounds up to the tile's depth.
   const double t1 = detail::predicted_seconds(kBig, kTuned, {1024, 1024, 2048}, 132);
   EXPECT_NEAR(t1, 2 * detail::predicted_seconds(kBig, kTuned, kTuned, 132), 1e-12);

@@ -10,11 +10,12 @@ namespace {
 
 double ceil_div(size_t a, size_t b) { return double((a + b - 1) / b); }
 
-// Work of the busiest compute unit, in (tile-blocks × K-steps), halfway between balanced and worst.
+// Work of the busiest compute unit, in (tile-blocks × K-steps), halfway between balanced and worst,
+// and never less than one block: a unit with a single block still takes that block's whole time.
 double cost(const TileCandidate& c, const GemmShape& s, size_t units) {
   const double blocks = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n);
   const double u = double(std::max<size_t>(units, 1));
-  const double per_unit = 0.5 * (blocks / u + std::ceil(blocks / u));
+  const double per_unit = std::max(1.0, 0.5 * (blocks / u + std::ceil(blocks / u)));
   return per_unit * ceil_div(s.k, c.tile_k) * double(c.tile_k);
 }
 

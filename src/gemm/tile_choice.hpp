@@ -6,8 +6,9 @@
 // the H200, 64×128 tiles: 128 blocks for 132 SMs at 1024³, 153 at 1032³: 32.5 -> 19.2 TFLOP/s).
 // A smaller tile suffers less. The model: a configuration's time is proportional to the K-depth
 // it runs (K rounded up to its tile) times the blocks a compute unit handles, taken halfway
-// between perfect balance (blocks / units) and the busiest unit (ceil(blocks / units)); its
-// constant comes from the time measured at the tuned shape. It is used only to compare
+// between perfect balance (blocks / units) and the busiest unit (ceil(blocks / units)), and at
+// least one block (fewer blocks than units do not make a block faster); its constant comes from
+// the time measured at the tuned shape. It is used only to compare
 // configurations on shapes close to the one they were measured on.
 #pragma once
 

@@ -78,7 +78,7 @@ const TuningDatabase& user_database() {
 std::string shape_class(size_t m, size_t n, size_t k) {
   if (std::min(m, n) <= 32) return "skinny";
   const double work = double(m) * double(n) * double(k);
-  if (work < 16777216.0) return "small";
+  if (work < 33554432.0) return "small";  // 2^25: 256³ itself (the class's tuning shape) included
   if (work < 2147483648.0) return "medium";
   if (work < 17179869184.0) return "mid";
   return "large";

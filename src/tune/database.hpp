@@ -17,7 +17,7 @@ namespace clgemm::detail {
 
 // Shape classes: each gets its own tuned parameters.
 //   skinny  min(m, n) <= 32
-//   small   m·n·k < 2^24 (256³)
+//   small   m·n·k < 2^25 (about 322³)
 //   medium  m·n·k < 2^31 (about 1290³)
 //   mid     m·n·k < 2^34 (about 2580³)
 //   large   everything else
