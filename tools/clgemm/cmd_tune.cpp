@@ -2,6 +2,7 @@
 // and stores the best per shape class in the tuning database; `--show` prints what is stored.
 #include <clgemm/error.hpp>
 
+#include "bench/shapes.hpp"
 #include "cli_common.hpp"
 #include "gemm/descriptor.hpp"
 #include "tune/database.hpp"
@@ -58,15 +59,16 @@ KernelParams parse_config(const std::string& text) {
   return ps;
 }
 
+// One MxNxK shape, in the bench's size syntax (bench/shapes.hpp); anything else is refused.
 GemmShape parse_shape(const std::string& text) {
-  GemmShape s;
-  char x1 = 0, x2 = 0, extra = 0;
-  std::istringstream in(text);
-  long m = 0, n = 0, k = 0;
-  if (!(in >> m >> x1 >> n >> x2 >> k) || x1 != 'x' || x2 != 'x' || (in >> extra) || m <= 0 || n <= 0 || k <= 0)
+  std::vector<bench::Shape> shapes;
+  try {
+    shapes = bench::parse_sizes(text, {});
+  } catch (const Error&) {
+  }
+  if (shapes.size() != 1 || shapes[0].group != "custom")
     throw Error(Status::InvalidArgument, "--shape: '" + text + "' is not MxNxK with positive sizes");
-  s.m = size_t(m), s.n = size_t(n), s.k = size_t(k);
-  return s;
+  return {shapes[0].m, shapes[0].n, shapes[0].k};
 }
 
 // --try: measures the given configurations on one shape and prints a row each; saves nothing.
