@@ -127,5 +127,24 @@ TEST(BenchCli, BadArgumentsFailWithAMessage) {
   EXPECT_NE(o.status, 0);
 }
 
+// `clgemm tune --try`: given configurations checked and timed, split-K among them; a cube is a
+// shape like any other, a range is not.
+TEST(TuneCli, TryChecksAndTimesConfigurationsWithSplitK) {
+  const std::string cfg = "MWG=32,NWG=32,MDIMC=8,NDIMC=8,VWM=2,VWN=2";
+  const Output o = run_cli("tune --shape 70x40x100 --try " + cfg + " --try " + cfg + ",SPLIT=3,SPLIT_TILES=2 --json");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  ASSERT_EQ(doc["results"].size(), 2u) << o.out;
+  for (const auto& r : doc["results"]) EXPECT_EQ(r["outcome"], "ok") << r.dump();
+  EXPECT_FALSE(doc["results"][0]["params"].contains("SPLIT"));
+  EXPECT_EQ(doc["results"][1]["params"]["SPLIT"], 3) << doc["results"][1].dump();
+  EXPECT_EQ(doc["results"][1]["params"]["SPLIT_TILES"], 2) << doc["results"][1].dump();
+  const Output cube = run_cli("tune --shape 48x48x48 --try " + cfg + " --json");
+  EXPECT_EQ(cube.status, 0) << cube.err;
+  const Output range = run_cli("tune --shape 64:128 --try " + cfg);
+  EXPECT_NE(range.status, 0);
+  EXPECT_NE(range.err.find("is not MxNxK"), std::string::npos) << range.err;
+}
+
 }  // namespace
 #endif  // CLGEMM_TEST_CLI

@@ -48,12 +48,19 @@ struct GemmPlan {
   KernelParams params;       // parameters of the path's kernel (direct or xgemm)
   std::string source;        // where the parameters came from: a tuning database entry, or defaults
   std::string reason;        // why the planner chose this path
+  // Split-K of the last, partial wave (packed path): the last `split_tiles` tiles of C are each
+  // computed by `splits` work-groups over parts of K, and added up by the last to finish.
+  size_t splits = 1, split_tiles = 0;
   std::string describe() const;
 };
 
 struct GemmOptions {
   GemmPath force_path = GemmPath::Auto;
   KernelParams force_params;     // overrides for the chosen kernel's parameters
+  // Split-K of the packed path: 0 = the planner's choice; 1 = never split; S >= 2 = split the
+  // tiles of the last, partial wave (all tiles if there are fewer than compute units) into S
+  // parts, or exactly the last force_split_tiles tiles when that is set (tests).
+  size_t force_splits = 0, force_split_tiles = 0;
   // If set, receives an event for every command the call enqueues, in order (for profiling: on a
   // queue with profiling enabled, elapsed_seconds() of them is the call's device time).
   std::vector<cl::Event>* events = nullptr;

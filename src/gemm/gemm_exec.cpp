@@ -8,7 +8,10 @@
 #include "gemm/direct_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
 #include "gemm/operand_prep.hpp"
+#include "gemm/tile_choice.hpp"
 #include "runtime/cl_error.hpp"
+
+#include <algorithm>
 
 namespace clgemm::detail {
 
@@ -132,12 +135,21 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   const bool b_vec = b_vec_ok || b_packed;
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.
   const bool c_vec = aligned(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
+  // Split-K of the last wave (the plan's choice, evened out here so that no part is empty).
+  const size_t tiles_n = pn / nwg, tiles = (pm / mwg) * tiles_n;
+  const size_t split_tiles = std::min(plan.split_tiles, tiles);
+  const size_t k_split = split_depth(pk, kwg, plan.splits);
+  const size_t splits = split_tiles > 0 && plan.splits > 1 ? (pk + k_split - 1) / k_split : 1;
+  const bool split = splits > 1;
+  const size_t full_tiles = split ? tiles - split_tiles : tiles;
+  const size_t blocks = full_tiles + (split ? split_tiles * splits : 0);
   const bool guard_m = !a_packed && g.m != pm, guard_n = !b_packed && g.n != pn,
              guard_k = (!a_packed || !b_packed) && g.k != pk;
   auto flag = [](const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); };
   const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("GUARD_M", guard_m) +
-                              flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k);
+                              flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) + flag("SPLIT", split) +
+                              flag("NV_FENCE", split && has_cp_async(ctx.info()));
   // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
   // operand arrives in vectors, floats otherwise.
   const size_t a_unit = a_km && a_vec ? vwm : 1, b_unit = b_kn && b_vec ? vwn : 1;
@@ -151,6 +163,16 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
   cl::Buffer ap = a_packed ? ctx.buffer(pk * pm * sizeof(float)) : a;
   cl::Buffer bp = b_packed ? ctx.buffer(pk * pn * sizeof(float)) : b;
+  // The workspace of partial tiles, and a zeroed count per split tile: both this call's own, so
+  // that calls on other queues never share them. The kernel sets each count back to zero when
+  // its tile is done, ready for the next batch item.
+  cl::Buffer ws, counters;
+  if (split) {
+    ws = ctx.buffer(split_tiles * splits * mwg * nwg * sizeof(float));
+    std::vector<cl_int> zeros(split_tiles, 0);
+    counters = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zeros.size() * sizeof(cl_int),
+                          zeros.data());
+  }
 
   Chain chain(q, trace);
   for (size_t i = 0; i < s.count; ++i) {
@@ -180,8 +202,21 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
     k.setArg(arg++, c);
     k.setArg(arg++, cl_ulong(it.c));
     k.setArg(arg++, cl_int(g.c.ld));
+    k.setArg(arg++, cl_int(tiles_n));
+    k.setArg(arg++, cl_int(full_tiles));
+    k.setArg(arg++, cl_int(splits));
+    k.setArg(arg++, cl_int(k_split));
+    if (split) {
+      k.setArg(arg++, ws);
+      k.setArg(arg++, counters);
+    } else {
+      k.setArg(arg++, sizeof(cl_mem), nullptr);
+      k.setArg(arg++, sizeof(cl_mem), nullptr);
+    }
     cl::Event ev;
-    q.enqueueNDRangeKernel(k, cl::NullRange, d.global({pm, pn, pk}, ps), d.local(ps), chain.wait(), &ev);
+    // Split-K numbers its groups along one dimension: the whole tiles, then the parts.
+    const cl::NDRange global = split ? cl::NDRange(blocks * p(ps, "NDIMC"), p(ps, "MDIMC")) : d.global({pm, pn, pk}, ps);
+    q.enqueueNDRangeKernel(k, cl::NullRange, global, d.local(ps), chain.wait(), &ev);
     chain.push(ev);
   }
   return chain.last();

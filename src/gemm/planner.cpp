@@ -44,31 +44,52 @@ std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std
   return std::nullopt;
 }
 
-// The entry's configuration or one of its alternatives: whichever the load-balance model
-// predicts fastest for this shape (tile_choice.hpp). Returns the parameters and a note.
-std::pair<KernelParams, std::string> choose_among(const detail::TuningEntry& e, const DeviceInfo& device,
-                                                  const detail::GemmKernelDescriptor& desc, size_t m, size_t n,
-                                                  size_t k) {
-  if (e.alternatives.empty() || !desc.tile || e.shape.m == 0) return {e.params, ""};
+// Split-K is a feature of the xgemm kernel only.
+bool splits_k(const detail::GemmKernelDescriptor& desc) { return desc.info.id == "xgemm"; }
+
+detail::TileCandidate candidate_of(const detail::GemmKernelDescriptor& desc, const KernelParams& full, double gflops) {
+  const auto [tm, tn] = desc.tile(full);
+  const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
+  return {tm, tn, tk, gflops};
+}
+
+struct Choice {
+  KernelParams params;
+  std::string note;
+  detail::SplitK split;
+};
+
+// The entry's configuration or one of its alternatives, with or without split-K: whichever the
+// load-balance model predicts fastest for this shape (tile_choice.hpp).
+Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, const detail::GemmKernelDescriptor& desc,
+                    size_t m, size_t n, size_t k, bool allow_split) {
+  if (!desc.tile || e.shape.m == 0) return {e.params, "", {}};
   std::vector<KernelParams> params;  // the candidates that fit this device, in entry order
   std::vector<detail::TileCandidate> cands;
   auto add = [&](const KernelParams& ps, double gflops) {
     try {
-      const KernelParams full = detail::resolve_params(desc, device, ps);
-      const auto [tm, tn] = desc.tile(full);
-      const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
-      cands.push_back({tm, tn, tk, gflops});
+      cands.push_back(candidate_of(desc, detail::resolve_params(desc, device, ps), gflops));
       params.push_back(ps);
     } catch (const Error&) {  // does not fit this device: not a candidate
     }
   };
   add(e.params, e.gflops);
   for (const auto& a : e.alternatives) add(a.params, a.gflops);
-  if (cands.empty()) return {e.params, ""};
-  const size_t i = detail::pick_tile(cands, e.shape, {m, n, k}, device.compute_units);
-  return {params[i], i == 0 ? "" : "; alternative " + std::to_string(i) + " of the entry (" +
-                                       std::to_string(cands[i].tile_m) + "x" + std::to_string(cands[i].tile_n) +
-                                       " tiles spread better over the compute units here)"};
+  if (cands.empty()) return {e.params, "", {}};
+  const detail::TilePick pick = detail::pick_tile(cands, e.shape, {m, n, k}, device.compute_units, allow_split);
+  const size_t i = pick.index;
+  return {params[i],
+          i == 0 ? "" : "; alternative " + std::to_string(i) + " of the entry (" + std::to_string(cands[i].tile_m) + "x" +
+                            std::to_string(cands[i].tile_n) + " tiles spread better over the compute units here)",
+          pick.split};
+}
+
+// The caller's split, or none: for configurations without a measurement (defaults, overrides).
+detail::SplitK forced_split(const detail::GemmKernelDescriptor& desc, const KernelParams& full, const DeviceInfo& device,
+                            size_t m, size_t n, size_t k, const GemmOptions& o) {
+  if (!splits_k(desc) || o.force_splits <= 1) return {};
+  return detail::requested_split(candidate_of(desc, full, 1.0), {m, n, k}, device.compute_units, o.force_splits,
+                                 o.force_split_tiles);
 }
 
 }  // namespace
@@ -80,6 +101,9 @@ std::string GemmPlan::describe() const {
   else
     os << "direct: one guarded kernel, operands read in place (";
   os << detail::build_options(params) << "); parameters from " << source << "; " << reason;
+  if (splits > 1)
+    os << "; split-K: the last " << split_tiles << " tiles in " << splits << " parts along K (the last wave would "
+       << "leave compute units idle)";
   return os.str();
 }
 
@@ -106,9 +130,12 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   const bool use_entry = found && found->entry.kernel == desc.info.id && o.force_params.empty();
   if (use_entry) {
     try {
-      const auto [chosen, note] = choose_among(found->entry, device, desc, m, n, k);
-      plan.params = detail::resolve_params(desc, device, chosen);
-      plan.source = found->origin + ", " + cls + " shapes" + note;
+      const bool auto_split = splits_k(desc) && o.force_splits == 0;
+      const Choice chosen = choose_among(found->entry, device, desc, m, n, k, auto_split);
+      plan.params = detail::resolve_params(desc, device, chosen.params);
+      plan.source = found->origin + ", " + cls + " shapes" + chosen.note;
+      const detail::SplitK split = auto_split ? chosen.split : forced_split(desc, plan.params, device, m, n, k, o);
+      plan.splits = split.splits, plan.split_tiles = split.split_tiles;
       return plan;
     } catch (const Error&) {
       // An entry from a related device (same architecture or vendor) that does not fit this
@@ -118,6 +145,14 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   plan.params = detail::resolve_params(desc, device, o.force_params);
   plan.source = o.force_params.empty() ? "the kernel's defaults for a " + device.kind_name()
                                        : "the caller's overrides of the kernel's defaults";
+  // Without a measurement the model still tells whether a split pays (it compares the same
+  // configuration with itself).
+  detail::SplitK split = forced_split(desc, plan.params, device, m, n, k, o);
+  if (splits_k(desc) && o.force_splits == 0) {
+    const detail::TileCandidate c = candidate_of(desc, plan.params, 1.0);
+    split = detail::best_split(c, {m, n, k}, {m, n, k}, device.compute_units);
+  }
+  plan.splits = split.splits, plan.split_tiles = split.split_tiles;
   return plan;
 }
 

@@ -1,4 +1,4 @@
-// tile_choice.cpp — the load-balance model of tile_choice.hpp.
+// tile_choice.cpp — the load-balance and split-K model of tile_choice.hpp.
 #include "gemm/tile_choice.hpp"
 
 #include <algorithm>
@@ -8,31 +8,79 @@ namespace clgemm::detail {
 
 namespace {
 
-double ceil_div(size_t a, size_t b) { return double((a + b - 1) / b); }
+// A block's cost besides its K-depth, and a part's cost for storing and adding its partial tile,
+// in K-depth (H200: about 65 ns per unit of depth for a 64×128 tile; 64 is some 4 µs).
+constexpr double kFixedDepth = 64, kPartDepth = 32;
+constexpr size_t kMaxSplits = 16;
 
-// Work of the busiest compute unit, in (tile-blocks × K-steps), halfway between balanced and worst,
-// and never less than one block: a unit with a single block still takes that block's whole time.
-double cost(const TileCandidate& c, const GemmShape& s, size_t units) {
-  const double blocks = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n);
+size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+// A compute unit's share of n blocks (see tile_choice.hpp).
+double share(size_t n, size_t units) {
   const double u = double(std::max<size_t>(units, 1));
-  const double per_unit = std::max(1.0, 0.5 * (blocks / u + std::ceil(blocks / u)));
-  return per_unit * ceil_div(s.k, c.tile_k) * double(c.tile_k);
+  return std::max(1.0, 0.5 * (double(n) / u + std::ceil(double(n) / u)));
+}
+
+double cost(const TileCandidate& c, const GemmShape& s, size_t units, const SplitK& split) {
+  const size_t tiles = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n);
+  const size_t kp = ceil_div(s.k, c.tile_k) * c.tile_k;
+  const double whole = double(kp) + kFixedDepth;
+  if (split.splits <= 1 || split.split_tiles == 0) return share(tiles, units) * whole;
+  const size_t full = tiles - split.split_tiles;  // whole waves: a multiple of units
+  const double part = double(split_depth(kp, c.tile_k, split.splits)) + kFixedDepth + kPartDepth;
+  return double(full) / double(std::max<size_t>(units, 1)) * whole + share(split.split_tiles * split.splits, units) * part;
 }
 
 }  // namespace
 
-double predicted_seconds(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units) {
-  const double tuned_seconds = 2.0 * double(tuned.m) * double(tuned.n) * double(tuned.k) / (c.gflops * 1e9);
-  return tuned_seconds * cost(c, call, units) / cost(c, tuned, units);
+SplitK split_last_wave(size_t tiles, size_t units, size_t k_steps, size_t splits) {
+  units = std::max<size_t>(units, 1);
+  const size_t left = tiles < units ? tiles : tiles % units;
+  splits = std::min(splits, k_steps);
+  if (splits <= 1 || left == 0) return {};
+  splits = ceil_div(k_steps, ceil_div(k_steps, splits));  // no empty part
+  return splits <= 1 ? SplitK{} : SplitK{splits, left};
 }
 
-size_t pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& tuned, const GemmShape& call,
-                 size_t units) {
-  size_t best = 0;
-  double best_time = predicted_seconds(candidates[0], tuned, call, units);
-  for (size_t i = 1; i < candidates.size(); ++i) {
-    const double t = predicted_seconds(candidates[i], tuned, call, units);
-    if (t < best_time) best = i, best_time = t;
+SplitK requested_split(const TileCandidate& c, const GemmShape& s, size_t units, size_t splits, size_t split_tiles) {
+  const size_t tiles = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n), k_steps = ceil_div(s.k, c.tile_k);
+  if (split_tiles == 0) return split_last_wave(tiles, units, k_steps, splits);
+  const size_t left = std::min(split_tiles, tiles);
+  return split_last_wave(left, left + 1, k_steps, splits);  // a grid with just those tiles left over
+}
+
+size_t split_depth(size_t k_padded, size_t tile_k, size_t splits) {
+  const size_t steps = ceil_div(k_padded, tile_k);
+  return ceil_div(steps, std::max<size_t>(splits, 1)) * tile_k;
+}
+
+double predicted_seconds(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units,
+                         const SplitK& split) {
+  const double tuned_seconds = 2.0 * double(tuned.m) * double(tuned.n) * double(tuned.k) / (c.gflops * 1e9);
+  return tuned_seconds * cost(c, call, units, split) / cost(c, tuned, units, {});
+}
+
+SplitK best_split(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units) {
+  const size_t tiles = ceil_div(call.m, c.tile_m) * ceil_div(call.n, c.tile_n);
+  const size_t k_steps = ceil_div(call.k, c.tile_k);
+  SplitK best;
+  double best_time = 0.95 * predicted_seconds(c, tuned, call, units);
+  for (size_t s = 2; s <= kMaxSplits; ++s) {
+    const SplitK split = split_last_wave(tiles, units, k_steps, s);
+    if (split.splits <= 1 || split.split_tiles * split.splits > 2 * std::max<size_t>(units, 1)) continue;
+    const double t = predicted_seconds(c, tuned, call, units, split);
+    if (t < best_time) best = split, best_time = t;
+  }
+  return best;
+}
+
+TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& tuned, const GemmShape& call,
+                   size_t units, bool allow_split) {
+  TilePick best;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const SplitK split = allow_split ? best_split(candidates[i], tuned, call, units) : SplitK{};
+    const double t = predicted_seconds(candidates[i], tuned, call, units, split);
+    if (i == 0 || t < best.seconds) best = {i, split, t};
   }
   return best;
 }

@@ -1,15 +1,21 @@
 // tile_choice.hpp — picks, among configurations measured on one shape, the one predicted fastest
-// on another shape nearby (same shape class), from how their tiles spread over the compute units.
+// on another shape nearby (same shape class), from how their tiles spread over the compute units;
+// and whether to split the last, partial wave of tiles along K (split-K).
 //
 // Why: a tile that suits 1024³ can lose a third of its speed at 1032³, where 16 tiles per side
 // become 17 and some compute units get one block more than the rest while the others wait (on
 // the H200, 64×128 tiles: 128 blocks for 132 SMs at 1024³, 153 at 1032³: 32.5 -> 19.2 TFLOP/s).
-// A smaller tile suffers less. The model: a configuration's time is proportional to the K-depth
-// it runs (K rounded up to its tile) times the blocks a compute unit handles, taken halfway
-// between perfect balance (blocks / units) and the busiest unit (ceil(blocks / units)), and at
-// least one block (fewer blocks than units do not make a block faster); its constant comes from
-// the time measured at the tuned shape. It is used only to compare
-// configurations on shapes close to the one they were measured on.
+// A smaller tile suffers less; cutting the 21 tiles of the last wave into 6 parts along K, one
+// block each, fills the idle units.
+//
+// The model, in units of K-depth: a block costs its K-depth plus a fixed amount (kFixedDepth:
+// filling the copy pipeline, storing C). A unit's share of n blocks is taken halfway between
+// perfect balance (n / units) and the busiest unit (ceil(n / units)), and at least one block
+// (fewer blocks than units do not make a block faster). With a split, the whole waves cost their
+// share as before, and the last wave's parts add theirs, each part also paying for storing and
+// adding up its partial tile (kPartDepth). The constant comes from the time measured at the tuned
+// shape (without a split). It is used only to compare configurations on shapes close to the one
+// they were measured on.
 #pragma once
 
 #include <clgemm/ladder.hpp>
@@ -23,11 +29,43 @@ struct TileCandidate {
   double gflops = 0;                         // measured at the tuned shape
 };
 
-// Predicted seconds of `c` at `call`, from its measurement at `tuned`, on `units` compute units.
-double predicted_seconds(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units);
+// Split-K of the last wave: the last `split_tiles` tiles (row by row) are each computed by
+// `splits` blocks over consecutive K ranges of `k_split`; splits = 1 means no split.
+struct SplitK {
+  size_t splits = 1, split_tiles = 0;
+};
 
-// Index of the candidate predicted fastest at `call` (candidates must not be empty).
-size_t pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& tuned, const GemmShape& call,
-                 size_t units);
+// A split of `splits` parts for a grid of `tiles` tiles on `units` compute units with `k_steps`
+// tiles along K: the tiles beyond the last whole wave (all of them when there are fewer than
+// units) are split; the parts are evened out so that none is empty. {1, 0} when nothing is left
+// to split.
+SplitK split_last_wave(size_t tiles, size_t units, size_t k_steps, size_t splits);
+
+// The split a caller asks for (S = `splits` >= 2): the last partial wave in S parts, or exactly
+// the last `split_tiles` tiles when that is not 0; evened out as above.
+SplitK requested_split(const TileCandidate& c, const GemmShape& s, size_t units, size_t splits, size_t split_tiles);
+
+// K-depth of one part: whole tiles of `tile_k`.
+size_t split_depth(size_t k_padded, size_t tile_k, size_t splits);
+
+// Predicted seconds of `c` at `call` with `split`, from its measurement at `tuned` (no split),
+// on `units` compute units.
+double predicted_seconds(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units,
+                         const SplitK& split = {});
+
+// The split predicted fastest for `c` at `call` (at most 16 parts, and at most twice as many
+// blocks in the last wave as units; {1, 0} unless it saves at least 5 %).
+SplitK best_split(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units);
+
+struct TilePick {
+  size_t index = 0;  // into the candidates
+  SplitK split;
+  double seconds = 0;
+};
+
+// The candidate (with its best split, when `allow_split`) predicted fastest at `call`
+// (candidates must not be empty).
+TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& tuned, const GemmShape& call,
+                   size_t units, bool allow_split = true);
 
 }  // namespace clgemm::detail

@@ -126,6 +126,8 @@ const GemmKernelDescriptor& xgemm_descriptor() {
     d.multiples = [](const KernelParams& ps) {
       return Multiples{size_t(p(ps, "MWG")), size_t(p(ps, "NWG")), size_t(p(ps, "KWG"))};
     };
+    // A 2D grid, one work-group per tile of C (without split-K; the launcher makes the 1D grid
+    // of split-K itself).
     d.global = [](const GemmShape& s, const KernelParams& ps) {
       return cl::NDRange(round_up(s.n, p(ps, "NWG")) / p(ps, "NWG") * p(ps, "NDIMC"),
                          round_up(s.m, p(ps, "MWG")) / p(ps, "MWG") * p(ps, "MDIMC"));

@@ -8,6 +8,7 @@
 #include "gemm/descriptor.hpp"
 #include "gemm/direct_kernel.hpp"
 #include "gemm/gemm_exec.hpp"
+#include "gemm/tile_choice.hpp"
 #include "gemm/xgemm_kernel.hpp"
 
 #include <algorithm>
@@ -139,12 +140,13 @@ class CandidateBench {
     g_.c = {dc_(), 0, s.n};
   }
 
-  Measurement run(const std::string& kernel, const KernelParams& ps) {
+  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}) {
     Measurement m;
     m.params = ps;
     GemmPlan plan;
     plan.path = kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
     plan.params = ps;
+    plan.splits = split.splits, plan.split_tiles = split.split_tiles;
     const cl::CommandQueue& q = ctx_.queue();
     try {
       q.enqueueFillBuffer(dc_, std::nanf(""), 0, c_.size() * 4);  // a skipped element shows up
@@ -195,6 +197,17 @@ class CandidateBench {
   cl::Buffer da_, db_, dc_;
   RowMajorGemm g_;
 };
+
+// --try's split: absent or 1 none, 0 the model's choice, S >= 2 the last partial wave in S parts
+// (or exactly the last `split_tiles` tiles, when given).
+SplitK choose_split(const GemmKernelDescriptor& d, const KernelParams& full, const GemmShape& s, long splits,
+                    long split_tiles, size_t units) {
+  if (splits == 1 || splits < 0 || !d.tile) return {};
+  const auto [tm, tn] = d.tile(full);
+  const TileCandidate c{tm, tn, size_t(full.at("KWG")), 1.0};
+  if (splits == 0) return best_split(c, s, s, units);
+  return requested_split(c, s, units, size_t(splits), size_t(std::max(0L, split_tiles)));
+}
 
 }  // namespace
 
@@ -355,7 +368,21 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
     Measurement m;
     m.params = given;
     try {
-      m = bench.run(kernel, resolve_params(d, ctx_.info(), given));
+      // SPLIT and SPLIT_TILES are not kernel parameters: they choose split-K for xgemm.
+      KernelParams kernel_params = given;
+      const auto split_of = [&](const char* name) {
+        const auto it = kernel_params.find(name);
+        if (it == kernel_params.end()) return -1L;
+        const long v = it->second;
+        kernel_params.erase(it);
+        if (v < 0 || kernel != "xgemm") throw Error(Status::InvalidArgument, std::string(name) + " must be >= 0, xgemm only");
+        return v;
+      };
+      const long splits = split_of("SPLIT"), split_tiles = split_of("SPLIT_TILES");
+      const KernelParams full = resolve_params(d, ctx_.info(), kernel_params);
+      const SplitK split = choose_split(d, full, shape, splits, split_tiles, ctx_.info().compute_units);
+      m = bench.run(kernel, full, split);
+      if (splits >= 0) m.params["SPLIT"] = long(split.splits), m.params["SPLIT_TILES"] = long(split.split_tiles);
     } catch (const Error& e) {  // a configuration the descriptor or the device rejects
       m.outcome = Measurement::Rejected;
       m.note = e.what();

@@ -1,5 +1,6 @@
 // cmd_tune.cpp — `clgemm tune`: searches kernel parameters for this device within a time budget
 // and stores the best per shape class in the tuning database; `--show` prints what is stored.
+#include <cctype>
 #include <clgemm/error.hpp>
 
 #include "bench/shapes.hpp"
@@ -66,7 +67,10 @@ GemmShape parse_shape(const std::string& text) {
     shapes = bench::parse_sizes(text, {});
   } catch (const Error&) {
   }
-  if (shapes.size() != 1 || shapes[0].group != "custom")
+  // One MxNxK item: a cube comes back in the "square" group, but presets and ranges are refused.
+  const bool one_item = text.find_first_of(",:") == std::string::npos && text.find('x') != std::string::npos &&
+                        !text.empty() && !std::isalpha(static_cast<unsigned char>(text[0]));
+  if (shapes.size() != 1 || !one_item)
     throw Error(Status::InvalidArgument, "--shape: '" + text + "' is not MxNxK with positive sizes");
   return {shapes[0].m, shapes[0].n, shapes[0].k};
 }
@@ -227,7 +231,9 @@ void add_tune_command(CLI::App& app) {
   cmd->add_flag("--show", o->show, "print the stored entries (user and built-in database) and exit");
   cmd->add_option("--try", o->tries,
                   "instead of searching, check and time this configuration (NAME=V,NAME=V, overrides of the "
-                  "kernel's defaults; repeat the option for more); nothing is saved");
+                  "kernel's defaults; repeat the option for more; SPLIT=S adds split-K to xgemm: 0 the model's "
+                  "choice, 1 none, S parts of the last partial wave, or of the last SPLIT_TILES tiles); "
+                  "nothing is saved");
   cmd->add_option("--shape", o->shape, "the shape --try measures, MxNxK (default 1024x1024x1024)");
   cmd->add_option("--kernel", o->kernel, "the kernel --try measures: xgemm or direct")
       ->check(CLI::IsMember({"xgemm", "direct"}));

@@ -43,6 +43,13 @@
 // matrix: M×N inside a buffer with leading dimension ldc and offset c_offset; stores are guarded,
 // so C is never written outside M×N. beta == 0 never reads C; alpha == 0 drops the product (BLAS
 // semantics).
+//
+// SPLIT = 1 (set by the host): split-K over the last, partial wave. Group b < full_tiles computes
+// tile b over all of K, as without SPLIT; the remaining tiles are each cut along K into `splits`
+// parts of k_split, one group per part, so that a wave that would leave most compute units idle
+// spreads over all of them. Every part stores its partial tile in the workspace `ws`; the last
+// part of a tile to finish (an atomic count per tile) adds the parts in part order — the result
+// does not depend on which finished last — and writes C through the usual epilogue.
 
 #ifndef MWG
 #define MWG 128     // rows of C per work-group
@@ -118,6 +125,12 @@
 #endif
 #ifndef GUARD_K
 #define GUARD_K 0   // set by the host when K is not a multiple of KWG
+#endif
+#ifndef SPLIT
+#define SPLIT 0     // set by the host when some tiles are split along K
+#endif
+#ifndef NV_FENCE
+#define NV_FENCE 0  // set by the host on NVIDIA GPUs: device-wide fences in PTX (membar.gl)
 #endif
 
 #define MWI (MWG / MDIMC)   // rows of C per work-item
@@ -232,6 +245,25 @@ typedef float b_t;
 #define NBUF (ASYNC ? ASYNC : DB ? 2 : 1)
 
 // One output element: alpha·acc (+ beta·C), guarded by the caller.
+#if SPLIT
+// Makes this work-item's global stores visible to every work-group before it goes on (release),
+// or theirs to it (acquire). membar.gl is what CUDA's __threadfence() is; elsewhere mem_fence.
+#if NV_FENCE
+#define DEVICE_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#endif
+
+#if SPLIT
+// The sum of a split tile's parts at one position, in part order.
+inline floatN sum_parts(__global volatile const floatN* at, const int splits, const size_t stride) {
+  floatN sum = at[0];
+  for (int j = 1; j < splits; ++j) sum += at[j * stride];
+  return sum;
+}
+#endif
+
 inline float epilogue(const float acc, const float alpha, const float beta, __global const float* c) {
   const float t = (alpha == 0.0f) ? 0.0f : alpha * acc;
   return (beta == 0.0f) ? t : t + beta * *c;
@@ -241,7 +273,9 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
 void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
            __global const a_t* restrict At, const ulong a_off_v, const int lda_v,
            __global const b_t* restrict B, const ulong b_off_v, const int ldb_v,
-           __global float* restrict C, const ulong c_offset, const int ldc) {
+           __global float* restrict C, const ulong c_offset, const int ldc,
+           const int tiles_n, const int full_tiles, const int splits, const int k_split,
+           __global floatN* restrict ws, __global int* restrict counters) {
   const int lid = get_local_id(1) * NDIMC + get_local_id(0);  // loads are spread by lid
 #if WX
   // Warp w (lanes lid/32) takes the patch of work-items at row (w / warps per row) * 32/WX and
@@ -252,8 +286,27 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #else
   const int tx = get_local_id(0), ty = get_local_id(1);
 #endif
-  const int m0v = get_group_id(1) * MWGV;  // this group's tile origin, in vectors
+  // Which tile of C this group computes, and over which K range. With split-K the groups form
+  // one row: first the whole tiles, numbered row by row, then the parts of the split tiles.
+#if SPLIT
+  const int grp = get_group_id(0);
+  __local int last_part;
+  const int part = grp < full_tiles ? -1 : (grp - full_tiles) % splits;  // -1: the whole of K
+  const int tile = grp < full_tiles ? grp : full_tiles + (grp - full_tiles) / splits;
+  const int k_begin = part < 0 ? 0 : part * k_split;
+  const int k_end = part < 0 ? Kp : (k_begin + k_split < Kp ? k_begin + k_split : Kp);
+#else
+  const int k_begin = 0, k_end = Kp;
+#endif
+#if SPLIT
+  const int m0v = (tile / tiles_n) * MWGV;  // this group's tile origin, in vectors
+  const int n0v = (tile % tiles_n) * NWGV;
+#else
+  // A 2D grid of tiles without split-K: the group ids are read again where needed instead of
+  // held (the linear numbering cost 25 registers in a ptxas build of the PTX clang makes).
+  const int m0v = get_group_id(1) * MWGV;
   const int n0v = get_group_id(0) * NWGV;
+#endif
   const int MVn = M / VWM, NVn = N / VWN;  // whole vectors in a row (guards)
   // Offsets and leading dimensions come in units of a_t / b_t.
 #if A_KM && A_VEC
@@ -391,25 +444,26 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   // the group count stays uniform for the waits).
 #pragma unroll
   for (int st = 0; st < ASYNC - 1; ++st) {
-    if (st * KWG < Kp) {
-      ISSUE_A(st, st * KWG)
-      ISSUE_B(st, st * KWG)
+    const int ts = k_begin + st * KWG;
+    if (ts < k_end) {
+      ISSUE_A(st, ts)
+      ISSUE_B(st, ts)
     }
     CP_COMMIT();
   }
 #elif DB
   // Prologue: tile 0 into buffer 0.
 #if SA
-  LOAD_A(0, 0)
+  LOAD_A(0, k_begin)
 #endif
 #if SB
-  LOAD_B(0, 0)
+  LOAD_B(0, k_begin)
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 
   int buf = 0;
-  for (int t = 0; t < Kp; t += KWG) {
+  for (int t = k_begin; t < k_end; t += KWG) {
 #if ASYNC
     CP_WAIT();                      // this work-item's copies of tile t have landed,
     barrier(CLK_LOCAL_MEM_FENCE);   // everyone's have, and everyone is done with tile t-1
@@ -417,7 +471,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
       // Tile t+ASYNC-1 goes into the buffer tile t-1 used, free since the barrier.
       const int tn = t + (ASYNC - 1) * KWG;
       const int bn = (buf + ASYNC - 1) % ASYNC;
-      if (tn < Kp) {
+      if (tn < k_end) {
         ISSUE_A(bn, tn)
         ISSUE_B(bn, tn)
       }
@@ -425,7 +479,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     }
 #elif DB
     // Issue the loads of tile t+1 now; they complete while tile t is multiplied.
-    const bool more = t + KWG < Kp;
+    const bool more = t + KWG < k_end;
     if (more) {
 #if SA
       FETCH_A(t + KWG)
@@ -496,29 +550,77 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 
   // Epilogue: alpha and beta, guarded stores into the caller's C.
   C += c_offset;
-#pragma unroll
-  for (int g = 0; g < MWIV; ++g)
-#pragma unroll
-    for (int v = 0; v < VWM; ++v) {
-      const int row = (m0v + MV(g, ty)) * VWM + v;
-      if (row >= M) continue;
-      __global float* crow = C + (size_t)row * ldc;
-#pragma unroll
-      for (int h = 0; h < NWIV; ++h) {
-        const int col = (n0v + NV(h, tx)) * VWN;
-        const floatN r = acc[g * VWM + v][h];
+  // Stores alpha·VALUE + beta·C for every element of this work-item; VALUE(g, v, h) gives its
+  // vector of results (a macro so that the split-K path can add up its parts element by element,
+  // each dead once stored, instead of holding a second set of accumulators).
+#define STORE_C(VALUE) \
+  _Pragma("unroll") for (int g = 0; g < MWIV; ++g) \
+  _Pragma("unroll") for (int v = 0; v < VWM; ++v) { \
+    const int row = (m0v + MV(g, ty)) * VWM + v; \
+    if (row >= M) continue; \
+    __global float* crow = C + (size_t)row * ldc; \
+    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) { \
+      const int col = (n0v + NV(h, tx)) * VWN; \
+      if (col >= N) continue; \
+      const floatN r = VALUE(g, v, h); \
+      STORE_VECTOR(crow, col, r) \
+    } \
+  }
 #if C_VEC
-        if (col + VWN <= N) {
-          __global floatN* cv = (__global floatN*)(crow + col);
-          floatN out = (alpha == 0.0f) ? (floatN)(0.0f) : alpha * r;
-          if (beta != 0.0f) out += beta * *cv;
-          *cv = out;
-          continue;
-        }
+#define STORE_VECTOR(crow, col, r) \
+  if (col + VWN <= N) { \
+    __global floatN* cv = (__global floatN*)(crow + col); \
+    floatN out = (alpha == 0.0f) ? (floatN)(0.0f) : alpha * r; \
+    if (beta != 0.0f) out += beta * *cv; \
+    *cv = out; \
+  } else { STORE_ELEMENTS(crow, col, r) }
+#else
+#define STORE_VECTOR(crow, col, r) STORE_ELEMENTS(crow, col, r)
 #endif
+#define STORE_ELEMENTS(crow, col, r) \
+  _Pragma("unroll") for (int w = 0; w < VWN; ++w) \
+    if (col + w < N) crow[col + w] = epilogue(comp_n(r, w), alpha, beta, crow + col + w);
+#define ACC(g, v, h) acc[(g) * VWM + (v)][h]
+// Where element (g, v, h) lies in a partial tile, from this work-item's first: a constant, so
+// that the compiler does not hoist a 64-bit address per element out of the K loop (that cost 24
+// registers in a ptxas build).
+#define AT(g, v, h) (((MV(g, 0) - MV(0, 0)) * VWM + (v)) * NWGV + NV(h, 0) - NV(0, 0))
+
+#if SPLIT
+  // A whole tile is stored at once; a part goes to the workspace, and the last part of a tile
+  // adds them up. The barriers are outside any branch (PoCL miscompiled them inside one), so
+  // groups of whole tiles pass them too, after their stores.
+  const int r = tile - full_tiles;            // which split tile (for part >= 0)
+  const size_t tile_v = (size_t)MWG * NWGV;   // one partial tile, in vectors
+  const size_t first = (size_t)MV(0, ty) * VWM * NWGV + NV(0, tx);  // this work-item's first element
+  if (part < 0) {
+    STORE_C(ACC)
+  } else {
+    // The workspace holds, per split tile and part, the MWG×NWG partial tile row by row.
+    __global floatN* own = ws + ((size_t)r * splits + part) * tile_v + first;
 #pragma unroll
-        for (int w = 0; w < VWN; ++w)
-          if (col + w < N) crow[col + w] = epilogue(comp_n(r, w), alpha, beta, crow + col + w);
-      }
-    }
+    for (int g = 0; g < MWIV; ++g)
+#pragma unroll
+      for (int v = 0; v < VWM; ++v)
+#pragma unroll
+        for (int h = 0; h < NWIV; ++h) own[AT(g, v, h)] = ACC(g, v, h);
+    DEVICE_FENCE();                  // release: this work-item's part is visible everywhere
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);     // ... and so is the whole group's
+  if (lid == 0) {
+    last_part = part >= 0 && atomic_inc(counters + r) == splits - 1;
+    if (last_part) counters[r] = 0;  // all parts have counted: ready for the next batch item
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (last_part) {                   // uniform over the group
+    DEVICE_FENCE();                  // acquire: the other parts' stores are visible here
+    // All parts from the workspace, this one's too, in part order. Volatile loads: never from a
+    // cache that may hold the workspace as it was before.
+    __global volatile const floatN* parts = ws + (size_t)r * splits * tile_v + first;
+#define SUM_PARTS(g, v, h) sum_parts(parts + AT(g, v, h), splits, tile_v)
+    STORE_C(SUM_PARTS)
+  }
+#else
+  STORE_C(ACC)
+#endif
 }

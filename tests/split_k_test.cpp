@@ -1,0 +1,165 @@
+// split_k_test.cpp — split-K of the last wave in the xgemm kernel: the sweep through the public
+// API with splits forced (all tiles, one tile, the planner's rule), results that do not depend on
+// which part finishes last, batched calls (the per-tile counts are reused), and the plan.
+#include <clgemm/gemm.hpp>
+
+#include "gemm/tile_choice.hpp"
+#include "gemm/xgemm_kernel.hpp"
+#include "gemm_case.hpp"
+#include "test_support.hpp"
+
+#include <cstring>
+#include <limits>
+#include <tuple>
+
+namespace clgemm::test {
+namespace {
+
+struct SplitConfig {
+  KernelParams params;
+  size_t splits, split_tiles;  // as GemmOptions::force_splits / force_split_tiles
+};
+
+const std::vector<SplitConfig> kSplitConfigs = {
+    // Small tiles, so that the shapes below have many; every tile split in 3.
+    {{{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2}}, 3, 1000000},
+    // Double buffering, contiguous layouts, A read in place; only the last tile split, in 5.
+    {{{"MWG", 64}, {"NWG", 32}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 4}, {"DB", 1},
+      {"STRM", 0}, {"STRN", 0}, {"PACKA", 0}, {"KUNROLL", 4}},
+     5, 1},
+    // Unstaged A, wide vectors; the planner's rule for which tiles (the last partial wave).
+    {{{"MWG", 32}, {"NWG", 64}, {"KWG", 8}, {"MDIMC", 4}, {"NDIMC", 8}, {"VWM", 8}, {"VWN", 8}, {"SA", 0},
+      {"KUNROLL", 8}},
+     2, 0},
+    // The cp.async pipeline (NVIDIA sm_80+ only), 3 stages, 2 and 7 parts.
+    {{{"MWG", 64}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"STRM", 0},
+      {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}},
+     7, 1000000},
+    {{{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"ASYNC", 2}}, 2, 3},
+};
+
+void PrintTo(const SplitConfig& c, std::ostream* os) {
+  *os << detail::build_options(c.params) << " splits " << c.splits << " tiles " << c.split_tiles;
+}
+
+bool runs_here(const SplitConfig& c) {
+  return c.params.count("ASYNC") == 0 || detail::has_cp_async(shared_context().info());
+}
+
+GemmOptions options_for(const SplitConfig& c) {
+  GemmOptions o;
+  o.force_path = GemmPath::Packed;
+  o.force_params = c.params;
+  o.force_splits = c.splits;
+  o.force_split_tiles = c.split_tiles;
+  return o;
+}
+
+class SplitKSweep : public ::testing::TestWithParam<SplitConfig> {};
+
+TEST_P(SplitKSweep, PlanSplitsWhereForced) {
+  if (!runs_here(GetParam())) GTEST_SKIP() << "needs cp.async (an NVIDIA GPU, sm_80 or newer)";
+  const GemmPlan plan = plan_gemm(shared_context().info(), 200, 170, 300, options_for(GetParam()));
+  EXPECT_GE(plan.splits, 2u) << plan.describe();
+  EXPECT_GE(plan.split_tiles, 1u) << plan.describe();
+  EXPECT_NE(plan.describe().find("split-K"), std::string::npos) << plan.describe();
+}
+
+TEST_P(SplitKSweep, SweepMatchesOpenBlas) {
+  if (!runs_here(GetParam())) GTEST_SKIP() << "needs cp.async (an NVIDIA GPU, sm_80 or newer)";
+  const GemmOptions o = options_for(GetParam());
+  // K from below the tile depth (fewer steps than parts: parts are merged) to many steps.
+  const std::tuple<size_t, size_t, size_t> shapes[] = {{1, 1, 1}, {129, 65, 7}, {65, 63, 130}, {200, 17, 300},
+                                                       {7, 129, 1000}};
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes})
+        for (const auto& [m, n, k] : shapes) {
+          run_case({layout, ta, tb, m, n, k, 3, 13, -1.5f, 0.5f}, o);
+          run_case({layout, ta, tb, m, n, k, 0, 0, 1.0f, 0.0f}, o);
+          if (HasFatalFailure()) return;
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, SplitKSweep, ::testing::ValuesIn(kSplitConfigs),
+                         [](const auto& info) { return "s" + std::to_string(info.index); });
+
+// Runs C = A·B + 0·C on the device with `o`; returns C.
+std::vector<float> run_once(size_t m, size_t n, size_t k, const std::vector<float>& a, const std::vector<float>& b,
+                            const GemmOptions& o) {
+  Context& ctx = shared_context();
+  cl::Buffer da = upload(ctx, a), db = upload(ctx, b);
+  cl::Buffer dc = upload(ctx, std::vector<float>(m * n, std::numeric_limits<float>::quiet_NaN()));
+  GemmCall call;
+  call.layout = Layout::RowMajor;
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = 1.0f, call.beta = 0.0f;
+  call.a = {da(), 0, k};
+  call.b = {db(), 0, n};
+  call.c = {dc(), 0, n};
+  cl_event ev = nullptr;
+  gemm(call, ctx.queue()(), &ev, o);
+  EXPECT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
+  clReleaseEvent(ev);
+  return download(ctx, dc, m * n);
+}
+
+TEST(SplitKResults, DoNotDependOnWhichPartFinishesLast) {
+  const size_t m = 100, n = 90, k = 777;
+  std::vector<float> a(m * k), b(k * n);
+  cpu::fill_random(a, fresh_seed());
+  cpu::fill_random(b, fresh_seed());
+  GemmOptions o = options_for(kSplitConfigs[0]);
+  o.force_splits = 6;
+  const auto first = run_once(m, n, k, a, b, o);
+  for (int run = 0; run < 3; ++run) {
+    const auto again = run_once(m, n, k, a, b, o);
+    ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(float))) << "run " << run;
+  }
+  // Against the same configuration without a split: the same values up to rounding.
+  o.force_splits = 1;
+  const auto whole = run_once(m, n, k, a, b, o);
+  std::vector<double> ref(m * n);
+  for (size_t i = 0; i < m * n; ++i) ref[i] = whole[i];
+  EXPECT_TRUE(matches_reference(first, ref, k, 0));
+}
+
+TEST(SplitKResults, BatchedCallsReuseTheCounts) {
+  Context& ctx = shared_context();
+  const size_t m = 70, n = 45, k = 200, batches = 4;
+  const size_t sa = m * k + 3, sb = k * n + 1, sc = m * n + 5;
+  std::vector<float> a(batches * sa), b(batches * sb), c(batches * sc);
+  cpu::fill_random(a, fresh_seed());
+  cpu::fill_random(b, fresh_seed());
+  cpu::fill_random(c, fresh_seed());
+  cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
+  GemmCall call;
+  call.layout = Layout::RowMajor;
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = 0.5f, call.beta = -1.0f;
+  call.a = {da(), 0, k};
+  call.b = {db(), 0, n};
+  call.c = {dc(), 0, n};
+  GemmOptions o = options_for(kSplitConfigs[0]);
+  o.force_splits = 4;
+  cl_event ev = nullptr;
+  gemm_strided_batched(call, sa, sb, sc, batches, ctx.queue()(), &ev, o);
+  ASSERT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
+  clReleaseEvent(ev);
+  const auto got = download(ctx, dc, c.size());
+  for (size_t i = 0; i < batches; ++i) {
+    std::vector<float> part(got.begin() + i * sc, got.begin() + i * sc + m * n);
+    std::vector<double> ref(m * n);
+    for (size_t r = 0; r < m; ++r)
+      for (size_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (size_t p = 0; p < k; ++p) s += double(a[i * sa + r * k + p]) * double(b[i * sb + p * n + j]);
+        ref[r * n + j] = 0.5 * s - 1.0 * double(c[i * sc + r * n + j]);
+      }
+    EXPECT_TRUE(matches_reference(part, ref, k, 0)) << "batch " << i;
+    for (size_t j = i * sc + m * n; j < (i + 1) * sc; ++j) ASSERT_EQ(got[j], c[j]) << "gap between batches written";
+  }
+}
+
+}  // namespace
+}  // namespace clgemm::test
