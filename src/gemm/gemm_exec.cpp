@@ -163,15 +163,22 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
   cl::Buffer ap = a_packed ? ctx.buffer(pk * pm * sizeof(float)) : a;
   cl::Buffer bp = b_packed ? ctx.buffer(pk * pn * sizeof(float)) : b;
-  // The workspace of partial tiles, and a zeroed count per split tile: both this call's own, so
-  // that calls on other queues never share them. The kernel sets each count back to zero when
-  // its tile is done, ready for the next batch item.
+  // The workspace of partial tiles, and a zeroed count per split tile. The kernel sets each count
+  // back to zero when its tile is done, so both can serve the next batch item and, on an
+  // in-order queue, the next call (Context::scratch); an out-of-order queue may run two calls at
+  // once, so there each call has its own.
   cl::Buffer ws, counters;
   if (split) {
-    ws = ctx.buffer(split_tiles * splits * mwg * nwg * sizeof(float));
-    std::vector<cl_int> zeros(split_tiles, 0);
-    counters = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zeros.size() * sizeof(cl_int),
-                          zeros.data());
+    const size_t ws_bytes = split_tiles * splits * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
+    const bool in_order = (q.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+    if (in_order) {
+      ws = ctx.scratch(q, "split-K workspace", ws_bytes, false);
+      counters = ctx.scratch(q, "split-K counts", count_bytes, true);
+    } else {
+      ws = ctx.buffer(ws_bytes);
+      std::vector<cl_int> zeros(split_tiles, 0);
+      counters = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, count_bytes, zeros.data());
+    }
   }
 
   Chain chain(q, trace);

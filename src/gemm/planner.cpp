@@ -47,10 +47,22 @@ std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std
 // Split-K is a feature of the xgemm kernel only.
 bool splits_k(const detail::GemmKernelDescriptor& desc) { return desc.info.id == "xgemm"; }
 
-detail::TileCandidate candidate_of(const detail::GemmKernelDescriptor& desc, const KernelParams& full, double gflops) {
+detail::TileCandidate candidate_of(const detail::GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
+                                   const GemmShape& tuned) {
   const auto [tm, tn] = desc.tile(full);
   const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
-  return {tm, tn, tk, gflops};
+  return {tm, tn, tk, gflops, tuned};
+}
+
+// The classes whose tuned configurations may also suit a call of class `cls`: its neighbours. At
+// 1536³ (mid by volume) the medium entry's 64×128 tiles, read in place and split, ran at 34.6
+// TFLOP/s on the H100, the mid entry's 128×128 tiles at 24.7.
+std::vector<std::string> neighbour_classes(const std::string& cls) {
+  if (cls == "large") return {"mid"};
+  if (cls == "mid") return {"medium", "large"};
+  if (cls == "medium") return {"mid", "small"};
+  if (cls == "small") return {"medium"};
+  return {};
 }
 
 struct Choice {
@@ -59,28 +71,41 @@ struct Choice {
   detail::SplitK split;
 };
 
-// The entry's configuration or one of its alternatives, with or without split-K: whichever the
-// load-balance model predicts fastest for this shape (tile_choice.hpp).
-Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, const detail::GemmKernelDescriptor& desc,
-                    size_t m, size_t n, size_t k, bool allow_split) {
+// Among the entry's configuration, its alternatives and those of the neighbouring classes' entries
+// (same kernel), with or without split-K: whichever the load-balance model predicts fastest for
+// this shape (tile_choice.hpp).
+Choice choose_among(const detail::FoundEntry& found, const std::string& cls, const DeviceInfo& device,
+                    const detail::GemmKernelDescriptor& desc, size_t m, size_t n, size_t k, bool allow_split) {
+  const detail::TuningEntry& e = found.entry;
   if (!desc.tile || e.shape.m == 0) return {e.params, "", {}};
-  std::vector<KernelParams> params;  // the candidates that fit this device, in entry order
+  std::vector<KernelParams> params;  // the candidates that fit this device, in order
   std::vector<detail::TileCandidate> cands;
-  auto add = [&](const KernelParams& ps, double gflops) {
+  std::vector<std::string> whence;
+  auto add = [&](const KernelParams& ps, double gflops, const GemmShape& tuned, const std::string& what) {
     try {
-      cands.push_back(candidate_of(desc, detail::resolve_params(desc, device, ps), gflops));
+      cands.push_back(candidate_of(desc, detail::resolve_params(desc, device, ps), gflops, tuned));
       params.push_back(ps);
+      whence.push_back(what);
     } catch (const Error&) {  // does not fit this device: not a candidate
     }
   };
-  add(e.params, e.gflops);
-  for (const auto& a : e.alternatives) add(a.params, a.gflops);
+  auto add_entry = [&](const detail::TuningEntry& x, const std::string& label) {
+    if (x.kernel != desc.info.id || x.shape.m == 0) return;
+    add(x.params, x.gflops, x.shape, label);
+    for (size_t i = 0; i < x.alternatives.size(); ++i)
+      add(x.alternatives[i].params, x.alternatives[i].gflops, x.shape,
+          label + " alternative " + std::to_string(i + 1));
+  };
+  add_entry(e, "the entry's");
+  for (const auto& other : neighbour_classes(cls))
+    if (auto f = detail::find_tuning(device, other); f && f->entry.shape_class != e.shape_class)
+      add_entry(f->entry, "the " + other + " entry's");
   if (cands.empty()) return {e.params, "", {}};
-  const detail::TilePick pick = detail::pick_tile(cands, e.shape, {m, n, k}, device.compute_units, allow_split);
+  const detail::TilePick pick = detail::pick_tile(cands, {m, n, k}, device.compute_units, allow_split);
   const size_t i = pick.index;
   return {params[i],
-          i == 0 ? "" : "; alternative " + std::to_string(i) + " of the entry (" + std::to_string(cands[i].tile_m) + "x" +
-                            std::to_string(cands[i].tile_n) + " tiles spread better over the compute units here)",
+          i == 0 ? "" : "; " + whence[i] + " configuration (" + std::to_string(cands[i].tile_m) + "x" +
+                            std::to_string(cands[i].tile_n) + " tiles, predicted faster here)",
           pick.split};
 }
 
@@ -88,8 +113,8 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
 detail::SplitK forced_split(const detail::GemmKernelDescriptor& desc, const KernelParams& full, const DeviceInfo& device,
                             size_t m, size_t n, size_t k, const GemmOptions& o) {
   if (!splits_k(desc) || o.force_splits <= 1) return {};
-  return detail::requested_split(candidate_of(desc, full, 1.0), {m, n, k}, device.compute_units, o.force_splits,
-                                 o.force_split_tiles);
+  return detail::requested_split(candidate_of(desc, full, 1.0, {m, n, k}), {m, n, k}, device.compute_units,
+                                 o.force_splits, o.force_split_tiles);
 }
 
 }  // namespace
@@ -131,7 +156,7 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   if (use_entry) {
     try {
       const bool auto_split = splits_k(desc) && o.force_splits == 0;
-      const Choice chosen = choose_among(found->entry, device, desc, m, n, k, auto_split);
+      const Choice chosen = choose_among(*found, cls, device, desc, m, n, k, auto_split);
       plan.params = detail::resolve_params(desc, device, chosen.params);
       plan.source = found->origin + ", " + cls + " shapes" + chosen.note;
       const detail::SplitK split = auto_split ? chosen.split : forced_split(desc, plan.params, device, m, n, k, o);
@@ -149,8 +174,8 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   // configuration with itself).
   detail::SplitK split = forced_split(desc, plan.params, device, m, n, k, o);
   if (splits_k(desc) && o.force_splits == 0) {
-    const detail::TileCandidate c = candidate_of(desc, plan.params, 1.0);
-    split = detail::best_split(c, {m, n, k}, {m, n, k}, device.compute_units);
+    const detail::TileCandidate c = candidate_of(desc, plan.params, 1.0, {m, n, k});
+    split = detail::best_split(c, {m, n, k}, device.compute_units);
   }
   plan.splits = split.splits, plan.split_tiles = split.split_tiles;
   return plan;

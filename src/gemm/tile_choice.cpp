@@ -15,11 +15,8 @@ constexpr size_t kMaxSplits = 16;
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-// A compute unit's share of n blocks (see tile_choice.hpp).
-double share(size_t n, size_t units) {
-  const double u = double(std::max<size_t>(units, 1));
-  return std::max(1.0, 0.5 * (double(n) / u + std::ceil(double(n) / u)));
-}
+// Blocks on the busiest compute unit (see tile_choice.hpp).
+double share(size_t n, size_t units) { return double(std::max<size_t>(1, ceil_div(n, std::max<size_t>(units, 1)))); }
 
 double cost(const TileCandidate& c, const GemmShape& s, size_t units, const SplitK& split) {
   const size_t tiles = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n);
@@ -28,7 +25,7 @@ double cost(const TileCandidate& c, const GemmShape& s, size_t units, const Spli
   if (split.splits <= 1 || split.split_tiles == 0) return share(tiles, units) * whole;
   const size_t full = tiles - split.split_tiles;  // whole waves: a multiple of units
   const double part = double(split_depth(kp, c.tile_k, split.splits)) + kFixedDepth + kPartDepth;
-  return double(full) / double(std::max<size_t>(units, 1)) * whole + share(split.split_tiles * split.splits, units) * part;
+  return (full > 0 ? share(full, units) * whole : 0.0) + share(split.split_tiles * split.splits, units) * part;
 }
 
 }  // namespace
@@ -54,32 +51,32 @@ size_t split_depth(size_t k_padded, size_t tile_k, size_t splits) {
   return ceil_div(steps, std::max<size_t>(splits, 1)) * tile_k;
 }
 
-double predicted_seconds(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units,
-                         const SplitK& split) {
-  const double tuned_seconds = 2.0 * double(tuned.m) * double(tuned.n) * double(tuned.k) / (c.gflops * 1e9);
-  return tuned_seconds * cost(c, call, units, split) / cost(c, tuned, units, {});
+double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t units, const SplitK& split) {
+  const GemmShape& t = c.tuned;
+  const double tuned_seconds = 2.0 * double(t.m) * double(t.n) * double(t.k) / (c.gflops * 1e9);
+  return tuned_seconds * cost(c, call, units, split) / cost(c, t, units, {});
 }
 
-SplitK best_split(const TileCandidate& c, const GemmShape& tuned, const GemmShape& call, size_t units) {
+SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
   const size_t tiles = ceil_div(call.m, c.tile_m) * ceil_div(call.n, c.tile_n);
   const size_t k_steps = ceil_div(call.k, c.tile_k);
   SplitK best;
-  double best_time = 0.95 * predicted_seconds(c, tuned, call, units);
+  double best_time = 0.95 * predicted_seconds(c, call, units);
   for (size_t s = 2; s <= kMaxSplits; ++s) {
     const SplitK split = split_last_wave(tiles, units, k_steps, s);
-    if (split.splits <= 1 || split.split_tiles * split.splits > 2 * std::max<size_t>(units, 1)) continue;
-    const double t = predicted_seconds(c, tuned, call, units, split);
+    if (split.splits <= 1 || split.split_tiles * split.splits > std::max<size_t>(units, 1)) continue;
+    const double t = predicted_seconds(c, call, units, split);
     if (t < best_time) best = split, best_time = t;
   }
   return best;
 }
 
-TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& tuned, const GemmShape& call,
-                   size_t units, bool allow_split) {
+TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& call, size_t units,
+                   bool allow_split) {
   TilePick best;
   for (size_t i = 0; i < candidates.size(); ++i) {
-    const SplitK split = allow_split ? best_split(candidates[i], tuned, call, units) : SplitK{};
-    const double t = predicted_seconds(candidates[i], tuned, call, units, split);
+    const SplitK split = allow_split ? best_split(candidates[i], call, units) : SplitK{};
+    const double t = predicted_seconds(candidates[i], call, units, split);
     if (i == 0 || t < best.seconds) best = {i, split, t};
   }
   return best;

@@ -6,7 +6,21 @@
 #include "runtime/kernel_sources.hpp"
 #include "runtime/program_cache.hpp"
 
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <utility>
+
 namespace clgemm {
+
+// Per (queue, role): the buffer and its size. Bounded: past kMaxEntries (queues come and go in
+// long-running programs) it starts over, releasing the old buffers (OpenCL keeps a buffer alive
+// until the commands that use it have finished).
+struct Context::ScratchCache {
+  static constexpr size_t kMaxEntries = 32;
+  std::mutex mutex;
+  std::map<std::pair<cl_command_queue, std::string>, std::pair<cl::Buffer, size_t>> buffers;
+};
 
 Context::Context(const DeviceInfo& device) : info_(device) {
   detail::guard_cl("creating an OpenCL context on " + info_.name, [&] {
@@ -14,12 +28,14 @@ Context::Context(const DeviceInfo& device) : info_(device) {
     queue_ = cl::CommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE);
   });
   programs_ = std::make_unique<ProgramCache>(context_, info_);
+  scratch_ = std::make_unique<ScratchCache>();
 }
 
 Context::Context(const cl::Context& context, const cl::Device& device) : info_(describe_device(device)), context_(context) {
   detail::guard_cl("creating a command queue on " + info_.name,
                    [&] { queue_ = cl::CommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE); });
   programs_ = std::make_unique<ProgramCache>(context_, info_);
+  scratch_ = std::make_unique<ScratchCache>();
 }
 
 Context::~Context() = default;
@@ -45,6 +61,28 @@ cl::Buffer Context::buffer(size_t bytes, cl_mem_flags flags) const {
                                             std::to_string(info_.max_alloc_bytes) + " bytes per allocation");
   return detail::guard_cl("allocating " + std::to_string(bytes) + " bytes on " + info_.name,
                           [&] { return cl::Buffer(context_, flags, bytes); });
+}
+
+cl::Buffer Context::scratch(const cl::CommandQueue& queue, const std::string& role, size_t bytes, bool zeroed) const {
+  std::lock_guard<std::mutex> lock(scratch_->mutex);
+  auto& cache = scratch_->buffers;
+  const auto key = std::make_pair(queue(), role);
+  auto it = cache.find(key);
+  if (it != cache.end() && it->second.second >= bytes) return it->second.first;
+  if (it == cache.end() && cache.size() >= ScratchCache::kMaxEntries) cache.clear();
+  bytes = std::max<size_t>(bytes, 4);
+  cl::Buffer fresh;
+  if (zeroed) {
+    if (bytes > info_.max_alloc_bytes) buffer(bytes);  // throws the usual message
+    std::vector<unsigned char> zeros(bytes, 0);
+    fresh = detail::guard_cl("allocating " + std::to_string(bytes) + " bytes on " + info_.name, [&] {
+      return cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros.data());
+    });
+  } else {
+    fresh = buffer(bytes);
+  }
+  cache[key] = {fresh, bytes};
+  return fresh;
 }
 
 double elapsed_seconds(const std::vector<cl::Event>& events) {

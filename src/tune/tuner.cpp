@@ -204,8 +204,8 @@ SplitK choose_split(const GemmKernelDescriptor& d, const KernelParams& full, con
                     long split_tiles, size_t units) {
   if (splits == 1 || splits < 0 || !d.tile) return {};
   const auto [tm, tn] = d.tile(full);
-  const TileCandidate c{tm, tn, size_t(full.at("KWG")), 1.0};
-  if (splits == 0) return best_split(c, s, s, units);
+  const TileCandidate c{tm, tn, size_t(full.at("KWG")), 1.0, s};
+  if (splits == 0) return best_split(c, s, units);
   return requested_split(c, s, units, size_t(splits), size_t(std::max(0L, split_tiles)));
 }
 
