@@ -55,6 +55,8 @@ TEST(TuningDatabase, ShapeClasses) {
   EXPECT_EQ(detail::shape_class(100, 100, 100), "small");
   EXPECT_EQ(detail::shape_class(1024, 1024, 1024), "medium");
   EXPECT_EQ(detail::shape_class(2048, 2048, 2048), "mid");
+  EXPECT_EQ(detail::shape_class(1536, 1536, 1536), "medium");
+  EXPECT_EQ(detail::shape_class(1700, 1700, 1700), "mid");
   EXPECT_EQ(detail::shape_class(4096, 4096, 4096), "large");
 }
 

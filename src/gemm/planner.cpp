@@ -54,27 +54,18 @@ detail::TileCandidate candidate_of(const detail::GemmKernelDescriptor& desc, con
   return {tm, tn, tk, gflops, tuned};
 }
 
-// The classes whose tuned configurations may also suit a call of class `cls`: its neighbours. At
-// 1536³ (mid by volume) the medium entry's 64×128 tiles, read in place and split, ran at 34.6
-// TFLOP/s on the H100, the mid entry's 128×128 tiles at 24.7.
-std::vector<std::string> neighbour_classes(const std::string& cls) {
-  if (cls == "large") return {"mid"};
-  if (cls == "mid") return {"medium", "large"};
-  if (cls == "medium") return {"mid", "small"};
-  if (cls == "small") return {"medium"};
-  return {};
-}
-
 struct Choice {
   KernelParams params;
   std::string note;
   detail::SplitK split;
 };
 
-// Among the entry's configuration, its alternatives and those of the neighbouring classes' entries
-// (same kernel), with or without split-K: whichever the load-balance model predicts fastest for
-// this shape (tile_choice.hpp).
-Choice choose_among(const detail::FoundEntry& found, const std::string& cls, const DeviceInfo& device,
+// The entry's configuration or one of its alternatives, with or without split-K: whichever the
+// load-balance model predicts fastest for this shape (tile_choice.hpp). Only this class's entry:
+// the model does not know how many blocks share a compute unit, so it misjudges configurations
+// measured on shapes far away (it predicted the 2048³ entry's 128×128 tiles split in two
+// fastest at 1024³, where they leave most of each unit idle).
+Choice choose_among(const detail::FoundEntry& found, const DeviceInfo& device,
                     const detail::GemmKernelDescriptor& desc, size_t m, size_t n, size_t k, bool allow_split) {
   const detail::TuningEntry& e = found.entry;
   if (!desc.tile || e.shape.m == 0) return {e.params, "", {}};
@@ -97,9 +88,6 @@ Choice choose_among(const detail::FoundEntry& found, const std::string& cls, con
           label + " alternative " + std::to_string(i + 1));
   };
   add_entry(e, "the entry's");
-  for (const auto& other : neighbour_classes(cls))
-    if (auto f = detail::find_tuning(device, other); f && f->entry.shape_class != e.shape_class)
-      add_entry(f->entry, "the " + other + " entry's");
   if (cands.empty()) return {e.params, "", {}};
   const detail::TilePick pick = detail::pick_tile(cands, {m, n, k}, device.compute_units, allow_split);
   const size_t i = pick.index;
@@ -156,7 +144,7 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   if (use_entry) {
     try {
       const bool auto_split = splits_k(desc) && o.force_splits == 0;
-      const Choice chosen = choose_among(*found, cls, device, desc, m, n, k, auto_split);
+      const Choice chosen = choose_among(*found, device, desc, m, n, k, auto_split);
       plan.params = detail::resolve_params(desc, device, chosen.params);
       plan.source = found->origin + ", " + cls + " shapes" + chosen.note;
       const detail::SplitK split = auto_split ? chosen.split : forced_split(desc, plan.params, device, m, n, k, o);

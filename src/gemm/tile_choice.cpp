@@ -65,6 +65,11 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
   for (size_t s = 2; s <= kMaxSplits; ++s) {
     const SplitK split = split_last_wave(tiles, units, k_steps, s);
     if (split.splits <= 1 || split.split_tiles * split.splits > std::max<size_t>(units, 1)) continue;
+    // After whole waves, split only a last wave that leaves three quarters of the units idle:
+    // where it fills more, the extra blocks already share units with others (small tiles hold
+    // several per unit), and splitting measured slower (774³ in 64×64 tiles, 37 tiles left on
+    // 132 SMs: 0.075 ms split in 3 against 0.068 unsplit, H100).
+    if (split.split_tiles < tiles && split.split_tiles * 4 > std::max<size_t>(units, 1)) continue;
     const double t = predicted_seconds(c, call, units, split);
     if (t < best_time) best = split, best_time = t;
   }

@@ -55,7 +55,8 @@ double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t u
 
 // The split predicted fastest for `c` at `call`: at most 16 parts, at most one part per compute
 // unit (more made a second round of parts: 1032³ on the H100 went from 0.083 ms in 6 parts to
-// 0.114 in 8); {1, 0} unless it saves at least 5 %.
+// 0.114 in 8); after whole waves, only a last wave of at most a quarter of the units; {1, 0}
+// unless it saves at least 5 %.
 SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units);
 
 struct TilePick {
