@@ -166,7 +166,8 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   // The workspace of partial tiles, and a zeroed count per split tile. The kernel sets each count
   // back to zero when its tile is done, so both can serve the next batch item and, on an
   // in-order queue, the next call (Context::scratch); an out-of-order queue may run two calls at
-  // once, so there each call has its own.
+  // once, so there each call has its own. (A kernel aborted midway would leave counts set in the
+  // kept buffer; nothing guards against that.)
   cl::Buffer ws, counters;
   if (split) {
     const size_t ws_bytes = split_tiles * splits * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
