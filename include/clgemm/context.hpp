@@ -37,6 +37,8 @@ class Context {
 
   // Allocates a device buffer; throws Error(OutOfResources) with a clear message on failure.
   cl::Buffer buffer(size_t bytes, cl_mem_flags flags = CL_MEM_READ_WRITE) const;
+  // The same, filled with zero bytes when created (copied from the host: no command enqueued).
+  cl::Buffer zeroed_buffer(size_t bytes) const;
 
   // A buffer of at least `bytes` kept for reuse by later calls on the in-order queue `queue`, one
   // per `role`; zero-filled when (re)allocated if `zeroed`. For memory that one kernel uses from

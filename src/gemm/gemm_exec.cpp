@@ -39,6 +39,7 @@ class Chain {
  public:
   Chain(const cl::CommandQueue& q, std::vector<cl::Event>* trace = nullptr)
       : in_order_((q.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0), trace_(trace) {}
+  bool in_order() const { return in_order_; }
   const std::vector<cl::Event>* wait() const { return last_.empty() || in_order_ ? nullptr : &last_; }
   void push(const cl::Event& e) {
     last_ = {e};
@@ -168,21 +169,14 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   // in-order queue, the next call (Context::scratch); an out-of-order queue may run two calls at
   // once, so there each call has its own. (A kernel aborted midway would leave counts set in the
   // kept buffer; nothing guards against that.)
+  Chain chain(q, trace);
   cl::Buffer ws, counters;
   if (split) {
     const size_t ws_bytes = split_tiles * splits * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
-    const bool in_order = (q.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
-    if (in_order) {
-      ws = ctx.scratch(q, "split-K workspace", ws_bytes, false);
-      counters = ctx.scratch(q, "split-K counts", count_bytes, true);
-    } else {
-      ws = ctx.buffer(ws_bytes);
-      std::vector<cl_int> zeros(split_tiles, 0);
-      counters = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, count_bytes, zeros.data());
-    }
+    ws = chain.in_order() ? ctx.scratch(q, "split-K workspace", ws_bytes, false) : ctx.buffer(ws_bytes);
+    counters = chain.in_order() ? ctx.scratch(q, "split-K counts", count_bytes, true) : ctx.zeroed_buffer(count_bytes);
   }
 
-  Chain chain(q, trace);
   for (size_t i = 0; i < s.count; ++i) {
     const BatchItem it = batch_item(g, s, i);
     if (a_packed) {

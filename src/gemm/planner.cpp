@@ -65,35 +65,26 @@ struct Choice {
 // the model does not know how many blocks share a compute unit, so it misjudges configurations
 // measured on shapes far away (it predicted the 2048³ entry's 128×128 tiles split in two
 // fastest at 1024³, where they leave most of each unit idle).
-Choice choose_among(const detail::FoundEntry& found, const DeviceInfo& device,
-                    const detail::GemmKernelDescriptor& desc, size_t m, size_t n, size_t k, bool allow_split) {
-  const detail::TuningEntry& e = found.entry;
+Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, const detail::GemmKernelDescriptor& desc,
+                    size_t m, size_t n, size_t k, bool allow_split) {
   if (!desc.tile || e.shape.m == 0) return {e.params, "", {}};
-  std::vector<KernelParams> params;  // the candidates that fit this device, in order
+  std::vector<KernelParams> params;  // the candidates that fit this device, in entry order
   std::vector<detail::TileCandidate> cands;
-  std::vector<std::string> whence;
-  auto add = [&](const KernelParams& ps, double gflops, const GemmShape& tuned, const std::string& what) {
+  auto add = [&](const KernelParams& ps, double gflops) {
     try {
-      cands.push_back(candidate_of(desc, detail::resolve_params(desc, device, ps), gflops, tuned));
+      cands.push_back(candidate_of(desc, detail::resolve_params(desc, device, ps), gflops, e.shape));
       params.push_back(ps);
-      whence.push_back(what);
     } catch (const Error&) {  // does not fit this device: not a candidate
     }
   };
-  auto add_entry = [&](const detail::TuningEntry& x, const std::string& label) {
-    if (x.kernel != desc.info.id || x.shape.m == 0) return;
-    add(x.params, x.gflops, x.shape, label);
-    for (size_t i = 0; i < x.alternatives.size(); ++i)
-      add(x.alternatives[i].params, x.alternatives[i].gflops, x.shape,
-          label + " alternative " + std::to_string(i + 1));
-  };
-  add_entry(e, "the entry's");
+  add(e.params, e.gflops);
+  for (const auto& a : e.alternatives) add(a.params, a.gflops);
   if (cands.empty()) return {e.params, "", {}};
   const detail::TilePick pick = detail::pick_tile(cands, {m, n, k}, device.compute_units, allow_split);
   const size_t i = pick.index;
   return {params[i],
-          i == 0 ? "" : "; " + whence[i] + " configuration (" + std::to_string(cands[i].tile_m) + "x" +
-                            std::to_string(cands[i].tile_n) + " tiles, predicted faster here)",
+          i == 0 ? "" : "; alternative " + std::to_string(i) + " of the entry (" + std::to_string(cands[i].tile_m) +
+                            "x" + std::to_string(cands[i].tile_n) + " tiles, predicted faster here)",
           pick.split};
 }
 
@@ -144,7 +135,7 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   if (use_entry) {
     try {
       const bool auto_split = splits_k(desc) && o.force_splits == 0;
-      const Choice chosen = choose_among(*found, device, desc, m, n, k, auto_split);
+      const Choice chosen = choose_among(found->entry, device, desc, m, n, k, auto_split);
       plan.params = detail::resolve_params(desc, device, chosen.params);
       plan.source = found->origin + ", " + cls + " shapes" + chosen.note;
       const detail::SplitK split = auto_split ? chosen.split : forced_split(desc, plan.params, device, m, n, k, o);

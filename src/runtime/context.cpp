@@ -54,13 +54,36 @@ cl::Kernel Context::kernel(const std::vector<std::string>& sources, const std::s
   return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(program, entry.c_str()); });
 }
 
+namespace {
+
+void check_size(const DeviceInfo& info, size_t bytes) {
+  if (bytes > info.max_alloc_bytes)
+    throw Error(Status::OutOfResources, "a buffer of " + std::to_string(bytes) + " bytes exceeds the device's limit of " +
+                                            std::to_string(info.max_alloc_bytes) + " bytes per allocation");
+}
+
+// Allocates with the size check and error message every device buffer gets; `host`, if given,
+// is copied in (CL_MEM_COPY_HOST_PTR).
+cl::Buffer allocate(const cl::Context& context, const DeviceInfo& info, size_t bytes, cl_mem_flags flags,
+                    const void* host) {
+  check_size(info, bytes);
+  return detail::guard_cl("allocating " + std::to_string(bytes) + " bytes on " + info.name, [&] {
+    return cl::Buffer(context, host ? flags | CL_MEM_COPY_HOST_PTR : flags, bytes, const_cast<void*>(host));
+  });
+}
+
+}  // namespace
+
 cl::Buffer Context::buffer(size_t bytes, cl_mem_flags flags) const {
   if (bytes == 0) bytes = 4;  // OpenCL rejects empty buffers; a tiny one keeps callers uniform
-  if (bytes > info_.max_alloc_bytes)
-    throw Error(Status::OutOfResources, "a buffer of " + std::to_string(bytes) + " bytes exceeds the device's limit of " +
-                                            std::to_string(info_.max_alloc_bytes) + " bytes per allocation");
-  return detail::guard_cl("allocating " + std::to_string(bytes) + " bytes on " + info_.name,
-                          [&] { return cl::Buffer(context_, flags, bytes); });
+  return allocate(context_, info_, bytes, flags, nullptr);
+}
+
+cl::Buffer Context::zeroed_buffer(size_t bytes) const {
+  if (bytes == 0) bytes = 4;
+  check_size(info_, bytes);  // before making the zeros on the host
+  const std::vector<unsigned char> zeros(bytes, 0);
+  return allocate(context_, info_, bytes, CL_MEM_READ_WRITE, zeros.data());
 }
 
 cl::Buffer Context::scratch(const cl::CommandQueue& queue, const std::string& role, size_t bytes, bool zeroed) const {
@@ -70,17 +93,7 @@ cl::Buffer Context::scratch(const cl::CommandQueue& queue, const std::string& ro
   auto it = cache.find(key);
   if (it != cache.end() && it->second.second >= bytes) return it->second.first;
   if (it == cache.end() && cache.size() >= ScratchCache::kMaxEntries) cache.clear();
-  bytes = std::max<size_t>(bytes, 4);
-  cl::Buffer fresh;
-  if (zeroed) {
-    if (bytes > info_.max_alloc_bytes) buffer(bytes);  // throws the usual message
-    std::vector<unsigned char> zeros(bytes, 0);
-    fresh = detail::guard_cl("allocating " + std::to_string(bytes) + " bytes on " + info_.name, [&] {
-      return cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros.data());
-    });
-  } else {
-    fresh = buffer(bytes);
-  }
+  const cl::Buffer fresh = zeroed ? zeroed_buffer(bytes) : buffer(bytes);
   cache[key] = {fresh, bytes};
   return fresh;
 }
