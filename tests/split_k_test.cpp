@@ -18,6 +18,7 @@ namespace {
 struct SplitConfig {
   KernelParams params;
   size_t splits, split_tiles;  // as GemmOptions::force_splits / force_split_tiles
+  GemmOptions::Toggle pack_b = GemmOptions::Toggle::Off;  // copy an unaligned B first (cp.async)
 };
 
 const std::vector<SplitConfig> kSplitConfigs = {
@@ -36,10 +37,17 @@ const std::vector<SplitConfig> kSplitConfigs = {
       {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}},
      7, 1000000},
     {{{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"ASYNC", 2}}, 2, 3},
+    // The same two with an unaligned or transposed B copied first (GemmPlan::pack_b), one unsplit.
+    {{{"MWG", 64}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"STRM", 0},
+      {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}},
+     1, 0, GemmOptions::Toggle::On},
+    {{{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"ASYNC", 2}},
+     2, 3, GemmOptions::Toggle::On},
 };
 
 void PrintTo(const SplitConfig& c, std::ostream* os) {
-  *os << detail::build_options(c.params) << " splits " << c.splits << " tiles " << c.split_tiles;
+  *os << detail::build_options(c.params) << " splits " << c.splits << " tiles " << c.split_tiles
+      << (c.pack_b == GemmOptions::Toggle::On ? " B copied" : "");
 }
 
 bool runs_here(const SplitConfig& c) {
@@ -52,6 +60,7 @@ GemmOptions options_for(const SplitConfig& c) {
   o.force_params = c.params;
   o.force_splits = c.splits;
   o.force_split_tiles = c.split_tiles;
+  o.force_pack_b = c.pack_b;
   return o;
 }
 
@@ -60,6 +69,8 @@ class SplitKSweep : public ::testing::TestWithParam<SplitConfig> {};
 TEST_P(SplitKSweep, PlanSplitsWhereForced) {
   if (!runs_here(GetParam())) GTEST_SKIP() << "needs cp.async (an NVIDIA GPU, sm_80 or newer)";
   const GemmPlan plan = plan_gemm(shared_context().info(), 200, 170, 300, options_for(GetParam()));
+  EXPECT_EQ(plan.pack_b, GetParam().pack_b == GemmOptions::Toggle::On);
+  if (GetParam().splits < 2) return;
   EXPECT_GE(plan.splits, 2u) << plan.describe();
   EXPECT_GE(plan.split_tiles, 1u) << plan.describe();
   EXPECT_NE(plan.describe().find("split-K"), std::string::npos) << plan.describe();

@@ -85,6 +85,58 @@ TEST(SplitK, ModelSplitsWhereTheLastWaveIsPartial) {
   EXPECT_LE(pick.seconds, detail::predicted_seconds(kBig, odd, 132));
 }
 
+// The sm_90 medium entry (64×128) and its 64×64 runner-up, measured on the H200 at 1024³.
+const detail::TileCandidate kM1{64, 128, 16, 32848, kTuned}, kM2{64, 64, 16, 31730, kTuned};
+
+TEST(SplitK, PartsShareUnitsWithWholeWaves) {
+  // 1548³ in 64×128 tiles: 325 tiles, two whole waves on 132 units and 61 tiles left (more
+  // than a quarter of the units, less than a quarter of the 264 slots). Measured on the H100:
+  // 3 parts 0.235 ms, 2 parts 0.256, none 0.270. The parts count against 264 slots, so the
+  // split has at least 3 parts and is predicted faster than none.
+  const GemmShape s{1548, 1548, 1548};
+  const detail::SplitK split = detail::best_split(kM1, s, 132);
+  EXPECT_EQ(split.split_tiles, 61u);
+  EXPECT_GE(split.splits, 3u);
+  EXPECT_LE(split.splits * split.split_tiles, 264u);
+  EXPECT_LT(detail::predicted_seconds(kM1, s, 132, split), 0.95 * detail::predicted_seconds(kM1, s, 132));
+  // After one whole wave, still at most one part per unit (1032³: 6 parts of 21 tiles, not 7).
+  EXPECT_EQ(detail::best_split(kM1, {1032, 1032, 1032}, 132).splits, 6u);
+}
+
+TEST(SplitK, TinyCallsAreNotSplit) {
+  // 258³ in 32×64 tiles: 45 tiles for 132 units, but 2^24 multiply-adds; split in 2 it measured
+  // 0.021 ms against 0.017 (H100).
+  EXPECT_EQ(detail::best_split(kSmall, {258, 258, 258}, 132).splits, 1u);
+  EXPECT_GE(detail::best_split(kBig, {384, 384, 384}, 132).splits, 2u);
+}
+
+TEST(TileChoice, KeepsTheEntryUnlessAnAlternativeIsClearlyFaster) {
+  // 1032³ (H100): the entry in 6 parts measured 27.1 TFLOP/s, the runner-up in 5 parts 25.4; the
+  // model predicts the runner-up 5 % faster, within its error, so the entry stays.
+  const GemmShape odd{1032, 1032, 1032};
+  const detail::TilePick pick = detail::pick_tile({kM1, kM2}, odd, 132);
+  EXPECT_EQ(pick.index, 0u);
+  EXPECT_EQ(pick.split.splits, 6u);
+  EXPECT_LT(detail::predicted_seconds(kM2, odd, 132, detail::best_split(kM2, odd, 132)), pick.seconds)
+      << "the runner-up is predicted faster, but not by 10 %";
+  // At the tuned shape the entry is the one measured fastest.
+  EXPECT_EQ(detail::pick_tile({kM1, kM2, kSmall}, kTuned, 132).index, 0u);
+  // A clearly better spread still wins (PrefersTheTileThatSpreadsEvenly: 1032³ unsplit).
+  EXPECT_EQ(detail::pick_tile({kBig, kSmall}, odd, 132, false).index, 1u);
+}
+
+TEST(PackB, PlannerCopiesAnUnalignedBOnlyForLargeCalls) {
+  const DeviceInfo& dev = shared_context().info();
+  EXPECT_TRUE(plan_gemm(dev, 3999, 3999, 3999).pack_b);  // H100: 3.204 -> 2.846 ms with the copy
+  EXPECT_FALSE(plan_gemm(dev, 774, 774, 774).pack_b);    // 0.062 -> 0.072 ms with it
+  EXPECT_FALSE(plan_gemm(dev, 16, 4096, 4096).pack_b);   // one pass over a large B for 16 rows
+  GemmOptions on, off;
+  on.force_pack_b = GemmOptions::Toggle::On;
+  off.force_pack_b = GemmOptions::Toggle::Off;
+  EXPECT_TRUE(plan_gemm(dev, 774, 774, 774, on).pack_b);
+  EXPECT_FALSE(plan_gemm(dev, 3999, 3999, 3999, off).pack_b);
+}
+
 TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
   namespace fs = std::filesystem;
   const std::string path = (fs::temp_directory_path() / ("clgemm-tile-" + std::to_string(fresh_seed()) + ".json")).string();

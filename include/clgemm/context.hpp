@@ -5,6 +5,7 @@
 #include <clgemm/device.hpp>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -41,12 +42,16 @@ class Context {
   cl::Buffer zeroed_buffer(size_t bytes) const;
 
   // A buffer of at least `bytes` kept for reuse by later calls on the in-order queue `queue`, one
-  // per `role`; zero-filled when (re)allocated if `zeroed`. For memory that one kernel uses from
-  // start to end (split-K's workspace and counts): an in-order queue runs those kernels one after
-  // another, so they can share it, and a GEMM call does not pay for an allocation, which the
-  // NVIDIA driver makes when the buffer is first used (about 0.1 ms for 8 MB, measured between
-  // two kernels on the H100).
+  // per `role`; zero-filled when (re)allocated if `zeroed`. For temporaries of a GEMM call (packed
+  // operands, split-K's workspace and counts): an in-order queue runs one call's commands after
+  // the previous call's, so calls can share them, and a call does not pay for an allocation,
+  // which the NVIDIA driver makes when the buffer is first used (about 0.1 ms for 8 MB, measured
+  // between two kernels on the H100). The buffers live as long as the Context.
   cl::Buffer scratch(const cl::CommandQueue& queue, const std::string& role, size_t bytes, bool zeroed) const;
+  // Held while enqueueing a sequence of commands that pass data through scratch buffers (a pack,
+  // then the GEMM that reads it), so that another thread enqueueing on the same queue cannot slip
+  // its own pack in between.
+  std::unique_lock<std::mutex> scratch_guard() const;
 
  private:
   DeviceInfo info_;

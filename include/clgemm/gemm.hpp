@@ -51,6 +51,11 @@ struct GemmPlan {
   // Split-K of the last, partial wave (packed path): the last `split_tiles` tiles of C are each
   // computed by `splits` work-groups over parts of K, and added up by the last to finish.
   size_t splits = 1, split_tiles = 0;
+  // Packed path with the cp.async pipeline: copy a B that cannot be read in whole vectors (N or
+  // its leading dimension not a multiple of VWN, or B transposed) into an aligned, zero-padded
+  // temporary first, instead of reading it element by element. (Without the pipeline such a B
+  // is always copied.)
+  bool pack_b = false;
   std::string describe() const;
 };
 
@@ -61,6 +66,8 @@ struct GemmOptions {
   // tiles of the last, partial wave (all tiles if there are fewer than compute units) into S
   // parts, or exactly the last force_split_tiles tiles when that is set (tests).
   size_t force_splits = 0, force_split_tiles = 0;
+  // GemmPlan::pack_b: Auto = the planner's choice.
+  enum class Toggle { Auto, Off, On } force_pack_b = Toggle::Auto;
   // If set, receives an event for every command the call enqueues, in order (for profiling: on a
   // queue with profiling enabled, elapsed_seconds() of them is the call's device time).
   std::vector<cl::Event>* events = nullptr;

@@ -112,7 +112,8 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   //    boundaries; A stored as is (M×K, read along K and transposed while staging; needs SA and
   //    PACKA = 0); B stored as is (K×N) with rows on vector boundaries.
   //  - With it (ASYNC): everything in place, in vectors where aligned and element by element
-  //    otherwise, except that PACKA = 1 still packs a row-major A into At (the tuner decides).
+  //    otherwise, except that PACKA = 1 still packs a row-major A into At (the tuner decides)
+  //    and plan.pack_b packs a B that is not aligned (the planner decides, by size).
   auto aligned = [&](size_t ld, size_t offset, size_t stride, const std::vector<size_t>& offsets, size_t w) {
     bool ok = ld % w == 0 && offset % w == 0 && stride % w == 0;
     for (size_t off : offsets) ok = ok && off % w == 0;  // per-batch offsets (batched calls)
@@ -131,7 +132,7 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
     a_vec = true;  // means nothing for A_KM = 0: the stored form is always read element by element
   }
   const bool b_vec_ok = !g.trans_b && g.n % vwn == 0 && aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
-  const bool b_packed = !async && !b_vec_ok;
+  const bool b_packed = !b_vec_ok && (!async || plan.pack_b);
   const bool b_kn = !g.trans_b || b_packed;
   const bool b_vec = b_vec_ok || b_packed;
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.
@@ -162,18 +163,26 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   if (a_packed) build_prepare_operand(ctx, !g.trans_a);
   if (b_packed) build_prepare_operand(ctx, g.trans_b);
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
-  cl::Buffer ap = a_packed ? ctx.buffer(pk * pm * sizeof(float)) : a;
-  cl::Buffer bp = b_packed ? ctx.buffer(pk * pn * sizeof(float)) : b;
-  // The workspace of partial tiles, and a zeroed count per split tile. The kernel sets each count
-  // back to zero when its tile is done, so both can serve the next batch item and, on an
-  // in-order queue, the next call (Context::scratch); an out-of-order queue may run two calls at
-  // once, so there each call has its own. (A kernel aborted midway would leave counts set in the
-  // kept buffer; nothing guards against that.)
+  // Temporaries (packed operands, the split-K workspace and counts) are kept per in-order queue
+  // for the next call (Context::scratch): each call's commands run after the previous call's, and
+  // the NVIDIA driver allocates a new buffer when it is first used, between two kernels (a 0.02-0.1
+  // ms gap). An out-of-order queue may run two calls at once, so there each call has its own.
   Chain chain(q, trace);
+  std::unique_lock<std::mutex> hold;
+  if (chain.in_order()) hold = ctx.scratch_guard();
+  auto temporary = [&](const char* role, size_t bytes) {
+    return chain.in_order() ? ctx.scratch(q, role, bytes, false) : ctx.buffer(bytes);
+  };
+  cl::Buffer ap = a_packed ? temporary("packed A", pk * pm * sizeof(float)) : a;
+  cl::Buffer bp = b_packed ? temporary("packed B", pk * pn * sizeof(float)) : b;
+  // The workspace of partial tiles, and a zeroed count per split tile. The kernel sets each count
+  // back to zero when its tile is done, so both can serve the next batch item and the next call.
+  // (A kernel aborted midway would leave counts set in the kept buffer; nothing guards against
+  // that.)
   cl::Buffer ws, counters;
   if (split) {
     const size_t ws_bytes = split_tiles * splits * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
-    ws = chain.in_order() ? ctx.scratch(q, "split-K workspace", ws_bytes, false) : ctx.buffer(ws_bytes);
+    ws = temporary("split-K workspace", ws_bytes);
     counters = chain.in_order() ? ctx.scratch(q, "split-K counts", count_bytes, true) : ctx.zeroed_buffer(count_bytes);
   }
 

@@ -12,11 +12,27 @@ namespace {
 // in K-depth (H200: about 65 ns per unit of depth for a 64×128 tile; 64 is some 4 µs).
 constexpr double kFixedDepth = 64, kPartDepth = 32;
 constexpr size_t kMaxSplits = 16;
+constexpr double kMinSplitWork = 33554432.0;  // 2^25 (about 322³)
+// An alternative replaces the entry only when predicted this much faster: the model is off by
+// 5-15 % at shapes away from the tuned one, and the entry is the one measured fastest (1032³ on
+// the H100: the 64×64 runner-up in 5 parts, predicted 5 % faster than the entry's 64×128 tiles
+// in 6, measured 25.4 against 27.1 TFLOP/s).
+constexpr double kAlternativeMargin = 0.90;
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 // Blocks on the busiest compute unit (see tile_choice.hpp).
 double share(size_t n, size_t units) { return double(std::max<size_t>(1, ceil_div(n, std::max<size_t>(units, 1)))); }
+
+// Where whole waves come before the split, w of them, their blocks already share each unit w
+// ways; the parts are counted against units·w slots (1548³ in 64×128 tiles on the H100: two
+// waves, 61 tiles left; 3 parts each, 183 blocks, took 0.235 ms, 2 parts 0.256, none 0.270).
+// With one wave or none, against the units (1032³: 21 tiles left; 6 parts, 126 blocks, took
+// 0.081 ms, 7 parts 0.115).
+size_t part_slots(size_t tiles, size_t split_tiles, size_t units) {
+  units = std::max<size_t>(units, 1);
+  return units * std::max<size_t>(1, (tiles - split_tiles) / units);
+}
 
 double cost(const TileCandidate& c, const GemmShape& s, size_t units, const SplitK& split) {
   const size_t tiles = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n);
@@ -25,7 +41,8 @@ double cost(const TileCandidate& c, const GemmShape& s, size_t units, const Spli
   if (split.splits <= 1 || split.split_tiles == 0) return share(tiles, units) * whole;
   const size_t full = tiles - split.split_tiles;  // whole waves: a multiple of units
   const double part = double(split_depth(kp, c.tile_k, split.splits)) + kFixedDepth + kPartDepth;
-  return (full > 0 ? share(full, units) * whole : 0.0) + share(split.split_tiles * split.splits, units) * part;
+  return (full > 0 ? share(full, units) * whole : 0.0) +
+         share(split.split_tiles * split.splits, part_slots(tiles, split.split_tiles, units)) * part;
 }
 
 }  // namespace
@@ -61,15 +78,20 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
   const size_t tiles = ceil_div(call.m, c.tile_m) * ceil_div(call.n, c.tile_n);
   const size_t k_steps = ceil_div(call.k, c.tile_k);
   SplitK best;
+  // Tiny calls are not split: their time is mostly fixed costs, which a split adds to (258³ in
+  // 32×64 tiles on the H100: 0.021 ms in 2 parts, 0.017 unsplit).
+  if (double(call.m) * double(call.n) * double(call.k) < kMinSplitWork) return best;
   double best_time = 0.95 * predicted_seconds(c, call, units);
   for (size_t s = 2; s <= kMaxSplits; ++s) {
     const SplitK split = split_last_wave(tiles, units, k_steps, s);
-    if (split.splits <= 1 || split.split_tiles * split.splits > std::max<size_t>(units, 1)) continue;
-    // After whole waves, split only a last wave that leaves three quarters of the units idle:
+    if (split.splits <= 1) continue;
+    const size_t slots = part_slots(tiles, split.split_tiles, units);
+    if (split.split_tiles * split.splits > slots) continue;
+    // After whole waves, split only a last wave that leaves three quarters of the slots idle:
     // where it fills more, the extra blocks already share units with others (small tiles hold
     // several per unit), and splitting measured slower (774³ in 64×64 tiles, 37 tiles left on
     // 132 SMs: 0.075 ms split in 3 against 0.068 unsplit, H100).
-    if (split.split_tiles < tiles && split.split_tiles * 4 > std::max<size_t>(units, 1)) continue;
+    if (split.split_tiles < tiles && split.split_tiles * 4 > slots) continue;
     const double t = predicted_seconds(c, call, units, split);
     if (t < best_time) best = split, best_time = t;
   }
@@ -82,7 +104,7 @@ TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape
   for (size_t i = 0; i < candidates.size(); ++i) {
     const SplitK split = allow_split ? best_split(candidates[i], call, units) : SplitK{};
     const double t = predicted_seconds(candidates[i], call, units, split);
-    if (i == 0 || t < best.seconds) best = {i, split, t};
+    if (i == 0 || t < (best.index == 0 ? kAlternativeMargin : 1.0) * best.seconds) best = {i, split, t};
   }
   return best;
 }

@@ -18,7 +18,7 @@ namespace clgemm {
 // until the commands that use it have finished).
 struct Context::ScratchCache {
   static constexpr size_t kMaxEntries = 32;
-  std::mutex mutex;
+  std::mutex mutex, enqueue;
   std::map<std::pair<cl_command_queue, std::string>, std::pair<cl::Buffer, size_t>> buffers;
 };
 
@@ -97,6 +97,8 @@ cl::Buffer Context::scratch(const cl::CommandQueue& queue, const std::string& ro
   cache[key] = {fresh, bytes};
   return fresh;
 }
+
+std::unique_lock<std::mutex> Context::scratch_guard() const { return std::unique_lock<std::mutex>(scratch_->enqueue); }
 
 double elapsed_seconds(const std::vector<cl::Event>& events) {
   if (events.empty()) return 0.0;

@@ -140,13 +140,14 @@ class CandidateBench {
     g_.c = {dc_(), 0, s.n};
   }
 
-  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}) {
+  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false) {
     Measurement m;
     m.params = ps;
     GemmPlan plan;
     plan.path = kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
     plan.params = ps;
     plan.splits = split.splits, plan.split_tiles = split.split_tiles;
+    plan.pack_b = pack_b;
     const cl::CommandQueue& q = ctx_.queue();
     try {
       q.enqueueFillBuffer(dc_, std::nanf(""), 0, c_.size() * 4);  // a skipped element shows up
@@ -368,9 +369,10 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
     Measurement m;
     m.params = given;
     try {
-      // SPLIT and SPLIT_TILES are not kernel parameters: they choose split-K for xgemm.
+      // SPLIT and SPLIT_TILES are not kernel parameters: they choose split-K for xgemm; PACKB = 1
+      // copies a B that is not aligned to VWN first (GemmPlan::pack_b).
       KernelParams kernel_params = given;
-      const auto split_of = [&](const char* name) {
+      const auto host_choice = [&](const char* name) {
         const auto it = kernel_params.find(name);
         if (it == kernel_params.end()) return -1L;
         const long v = it->second;
@@ -378,10 +380,11 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
         if (v < 0 || kernel != "xgemm") throw Error(Status::InvalidArgument, std::string(name) + " must be >= 0, xgemm only");
         return v;
       };
-      const long splits = split_of("SPLIT"), split_tiles = split_of("SPLIT_TILES");
+      const long splits = host_choice("SPLIT"), split_tiles = host_choice("SPLIT_TILES"), pack_b = host_choice("PACKB");
       const KernelParams full = resolve_params(d, ctx_.info(), kernel_params);
       const SplitK split = choose_split(d, full, shape, splits, split_tiles, ctx_.info().compute_units);
-      m = bench.run(kernel, full, split);
+      m = bench.run(kernel, full, split, pack_b > 0);
+      if (pack_b >= 0) m.params["PACKB"] = pack_b > 0 ? 1 : 0;
       if (splits >= 0) m.params["SPLIT"] = long(split.splits), m.params["SPLIT_TILES"] = long(split.split_tiles);
     } catch (const Error& e) {  // a configuration the descriptor or the device rejects
       m.outcome = Measurement::Rejected;
