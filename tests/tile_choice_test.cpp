@@ -101,6 +101,11 @@ TEST(SplitK, PartsShareUnitsWithWholeWaves) {
   EXPECT_LT(detail::predicted_seconds(kM1, s, 132, split), 0.95 * detail::predicted_seconds(kM1, s, 132));
   // After one whole wave, still at most one part per unit (1032³: 6 parts of 21 tiles, not 7).
   EXPECT_EQ(detail::best_split(kM1, {1032, 1032, 1032}, 132).splits, 6u);
+  // Small tiles, or more than two waves, keep one part per unit and a quarter of the units:
+  // 774³ in 32×64 tiles (61 left after two waves) and 4096³ in 128×128 tiles (100 left after
+  // seven) measured slower split (H100), and are not split.
+  EXPECT_EQ(detail::best_split(kSmall, {774, 774, 774}, 132).splits, 1u);
+  EXPECT_EQ(detail::best_split({128, 128, 16, 48949, {4096, 4096, 4096}}, {4096, 4096, 4096}, 132).splits, 1u);
 }
 
 TEST(SplitK, TinyCallsAreNotSplit) {

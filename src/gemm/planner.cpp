@@ -123,7 +123,7 @@ std::string GemmPlan::describe() const {
   else
     os << "direct: one guarded kernel, operands read in place (";
   os << detail::build_options(params) << "); parameters from " << source << "; " << reason;
-  if (path == GemmPath::Packed && pack_b) os << "; a B not aligned to VWN is copied first";
+  if (path == GemmPath::Packed && pack_b) os << "; B is copied first where it is not aligned to VWN";
   if (splits > 1)
     os << "; split-K: the last " << split_tiles << " tiles in " << splits << " parts along K (the last wave would "
        << "leave compute units idle)";

@@ -13,6 +13,7 @@ namespace {
 constexpr double kFixedDepth = 64, kPartDepth = 32;
 constexpr size_t kMaxSplits = 16;
 constexpr double kMinSplitWork = 33554432.0;  // 2^25 (about 322³)
+constexpr size_t kBigTile = 64 * 128;
 // An alternative replaces the entry only when predicted this much faster: the model is off by
 // 5-15 % at shapes away from the tuned one, and the entry is the one measured fastest (1032³ on
 // the H100: the 64×64 runner-up in 5 parts, predicted 5 % faster than the entry's 64×128 tiles
@@ -24,14 +25,18 @@ size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 // Blocks on the busiest compute unit (see tile_choice.hpp).
 double share(size_t n, size_t units) { return double(std::max<size_t>(1, ceil_div(n, std::max<size_t>(units, 1)))); }
 
-// Where whole waves come before the split, w of them, their blocks already share each unit w
-// ways; the parts are counted against units·w slots (1548³ in 64×128 tiles on the H100: two
-// waves, 61 tiles left; 3 parts each, 183 blocks, took 0.235 ms, 2 parts 0.256, none 0.270).
-// With one wave or none, against the units (1032³: 21 tiles left; 6 parts, 126 blocks, took
-// 0.081 ms, 7 parts 0.115).
-size_t part_slots(size_t tiles, size_t split_tiles, size_t units) {
+// The blocks a split's parts may fill: the units, or twice as many after exactly two whole waves
+// of big tiles (at least 64×128), whose blocks then already share each unit two ways. Measured
+// on the H100 (132 SMs): 1548³ in 64×128 tiles, two waves and 61 tiles left: 3 parts (183
+// blocks) 0.235 ms, 2 parts 0.256, none 0.270. But 774³ in 32×64 tiles, also two waves and 61
+// left, lost with 4 parts (small blocks share units anyway), and so did 4096³ in 128×128 tiles,
+// seven waves and 100 left, in 9 parts (48.7 -> 45.0 TFLOP/s); more waves than two keep the
+// rule of one. After one wave, at most one part per unit: 1032³, 21 tiles left: 6 parts (126
+// blocks) 0.081 ms, 7 parts 0.115.
+size_t part_slots(const TileCandidate& c, size_t tiles, size_t split_tiles, size_t units) {
   units = std::max<size_t>(units, 1);
-  return units * std::max<size_t>(1, (tiles - split_tiles) / units);
+  const bool shared = (tiles - split_tiles) / units == 2 && c.tile_m * c.tile_n >= kBigTile;
+  return shared ? 2 * units : units;
 }
 
 double cost(const TileCandidate& c, const GemmShape& s, size_t units, const SplitK& split) {
@@ -42,7 +47,7 @@ double cost(const TileCandidate& c, const GemmShape& s, size_t units, const Spli
   const size_t full = tiles - split.split_tiles;  // whole waves: a multiple of units
   const double part = double(split_depth(kp, c.tile_k, split.splits)) + kFixedDepth + kPartDepth;
   return (full > 0 ? share(full, units) * whole : 0.0) +
-         share(split.split_tiles * split.splits, part_slots(tiles, split.split_tiles, units)) * part;
+         share(split.split_tiles * split.splits, part_slots(c, tiles, split.split_tiles, units)) * part;
 }
 
 }  // namespace
@@ -85,7 +90,7 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
   for (size_t s = 2; s <= kMaxSplits; ++s) {
     const SplitK split = split_last_wave(tiles, units, k_steps, s);
     if (split.splits <= 1) continue;
-    const size_t slots = part_slots(tiles, split.split_tiles, units);
+    const size_t slots = part_slots(c, tiles, split.split_tiles, units);
     if (split.split_tiles * split.splits > slots) continue;
     // After whole waves, split only a last wave that leaves three quarters of the slots idle:
     // where it fills more, the extra blocks already share units with others (small tiles hold
