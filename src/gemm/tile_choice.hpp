@@ -54,9 +54,9 @@ size_t split_depth(size_t k_padded, size_t tile_k, size_t splits);
 double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t units, const SplitK& split = {});
 
 // The split predicted fastest for `c` at `call`: at most 16 parts, at most one part per compute
-// unit (more made a second round of parts: 1032³ on the H100 went from 0.083 ms in 6 parts to
-// 0.114 in 8); after whole waves, only a last wave of at most a quarter of the units; {1, 0}
-// unless it saves at least 5 %.
+// unit (two after exactly two whole waves of tiles of at least 64×128; see part_slots in
+// tile_choice.cpp); after whole waves, only a last wave of at most a quarter of those slots; none
+// for calls under 2^25 multiply-adds; {1, 0} unless it saves at least 5 %.
 SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units);
 
 struct TilePick {
@@ -65,7 +65,8 @@ struct TilePick {
   double seconds = 0;
 };
 
-// The candidate (with its best split, when `allow_split`) predicted fastest at `call`
+// The candidate (with its best split, when `allow_split`) predicted fastest at `call`; the first
+// candidate (the tuned entry) is kept unless another is predicted at least 10 % faster
 // (candidates must not be empty).
 TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& call, size_t units,
                    bool allow_split = true);
