@@ -168,10 +168,12 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   // the NVIDIA driver allocates a new buffer when it is first used, between two kernels (a 0.02-0.1
   // ms gap). An out-of-order queue may run two calls at once, so there each call has its own.
   Chain chain(q, trace);
+  // Only a pack and the GEMM after it pass data between commands through a kept buffer.
   std::unique_lock<std::mutex> hold;
-  if (chain.in_order()) hold = ctx.scratch_guard();
-  auto temporary = [&](const char* role, size_t bytes) {
-    return chain.in_order() ? ctx.scratch(q, role, bytes, false) : ctx.buffer(bytes);
+  if (chain.in_order() && (a_packed || b_packed)) hold = ctx.scratch_guard();
+  auto temporary = [&](const char* role, size_t bytes, bool zeroed = false) {
+    if (chain.in_order()) return ctx.scratch(q, role, bytes, zeroed);
+    return zeroed ? ctx.zeroed_buffer(bytes) : ctx.buffer(bytes);
   };
   cl::Buffer ap = a_packed ? temporary("packed A", pk * pm * sizeof(float)) : a;
   cl::Buffer bp = b_packed ? temporary("packed B", pk * pn * sizeof(float)) : b;
@@ -183,7 +185,7 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   if (split) {
     const size_t ws_bytes = split_tiles * splits * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
     ws = temporary("split-K workspace", ws_bytes);
-    counters = chain.in_order() ? ctx.scratch(q, "split-K counts", count_bytes, true) : ctx.zeroed_buffer(count_bytes);
+    counters = temporary("split-K counts", count_bytes, true);
   }
 
   for (size_t i = 0; i < s.count; ++i) {

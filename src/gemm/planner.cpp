@@ -132,6 +132,7 @@ std::string GemmPlan::describe() const {
 
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   GemmPlan plan;
+  plan.pack_b = pack_b_choice(m, n, k, o);  // by size alone, whatever path and parameters follow
   const std::string cls = detail::shape_class(m, n, k);
   const auto found = find_entry(device, cls);
   if (o.force_path != GemmPath::Auto) {
@@ -159,7 +160,6 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
       plan.source = found->origin + ", " + cls + " shapes" + chosen.note;
       const detail::SplitK split = auto_split ? chosen.split : forced_split(desc, plan.params, device, m, n, k, o);
       plan.splits = split.splits, plan.split_tiles = split.split_tiles;
-      plan.pack_b = pack_b_choice(m, n, k, o);
       return plan;
     } catch (const Error&) {
       // An entry from a related device (same architecture or vendor) that does not fit this
@@ -177,7 +177,6 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
     split = detail::best_split(c, {m, n, k}, device.compute_units);
   }
   plan.splits = split.splits, plan.split_tiles = split.split_tiles;
-  plan.pack_b = pack_b_choice(m, n, k, o);
   return plan;
 }
 
