@@ -45,8 +45,9 @@ const std::vector<Config> kConfigs = {
     {GemmPath::Direct, {{"TM", 16}, {"TN", 64}, {"TK", 8}, {"WM", 2}, {"WN", 4}}},
     {GemmPath::Direct, {{"TM", 128}, {"TN", 32}, {"TK", 32}, {"WM", 8}, {"WN", 2}}},
     // The cp.async pipeline (NVIDIA sm_80+ only; skipped elsewhere). Every operand is read in
-    // place: in vectors at offset 0, element by element at offsets 3/13, transposed for the
-    // stored forms. Warp tiling (WX), 2-4 stages, 4-, 8-, 16- and 32-byte vector copies.
+    // place: in vectors at offset 0 (in float pairs where N is even but not a multiple of VWN),
+    // element by element at offsets 3/13, transposed for the stored forms. Warp tiling (WX), 2-4
+    // stages, 4-, 8-, 16- and 32-byte vector copies.
     {GemmPath::Packed, {{"MWG", 128}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"VWM", 8}, {"VWN", 4},
                         {"STRM", 0}, {"ASYNC", 3}, {"WX", 8}}},
     {GemmPath::Packed, {{"MWG", 64}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4},
@@ -69,7 +70,9 @@ TEST_P(GemmConfigs, SweepMatchesOpenBlas) {
   GemmOptions o;
   o.force_path = GetParam().path;
   o.force_params = GetParam().params;
-  const std::tuple<size_t, size_t, size_t> shapes[] = {{1, 1, 1}, {129, 65, 7}, {64, 256, 130}, {200, 17, 300}};
+  // 66×258: N even but not a multiple of 4 in either layout (B in float pairs at offset 0).
+  const std::tuple<size_t, size_t, size_t> shapes[] = {
+      {1, 1, 1}, {129, 65, 7}, {64, 256, 130}, {200, 17, 300}, {66, 258, 40}};
   for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
     for (Transpose ta : {Transpose::No, Transpose::Yes})
       for (Transpose tb : {Transpose::No, Transpose::Yes})

@@ -6,6 +6,7 @@
 # $OUT. About 3-6 minutes on the H200 machine; the summary tables come last.
 #   OUT=/tmp/out bash scripts/gpu/bench.sh            # all three presets
 #   PRESETS="square" MAX=4096 bash scripts/gpu/bench.sh
+#   PRESETS="2064x2064x2064,2048x2048x2064" bash scripts/gpu/bench.sh   # files named by a hash
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-out}
 PRESETS=${PRESETS:-square odd skinny}
@@ -51,20 +52,25 @@ BIN=$GPU_DIR/bin
 { $BIN/clgemm devices; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,temperature.gpu --format=csv; } \
   2>&1 | tee "$OUT/bench_devices.txt"
 status=0
+# A preset's files are named after it; a list of shapes gets a short name instead (file names have
+# a length limit).
+name_of() { if [ ${#1} -le 40 ]; then echo "$1"; else echo "list-$(echo "$1" | cksum | cut -d' ' -f1)"; fi; }
 for preset in $PRESETS; do
   echo "=== $preset (up to $MAX)"
+  name=$(name_of "$preset")
   start=$SECONDS
   $BIN/clgemm bench --sizes "$preset" --max-size "$MAX" --impl "$IMPL" --repeat "$REPEAT" --time-limit "$TIME_LIMIT" \
-    --save "$OUT/bench_$preset.json" --csv "$OUT/bench_$preset.csv" --plot "$OUT/bench_$preset.png" \
-    > "$OUT/bench_$preset.txt" 2> >(tee "$OUT/bench_${preset}_log.txt" >&2)
+    --save "$OUT/bench_$name.json" --csv "$OUT/bench_$name.csv" --plot "$OUT/bench_$name.png" \
+    > "$OUT/bench_$name.txt" 2> >(tee "$OUT/bench_${name}_log.txt" >&2)
   rc=$?
-  [ $rc -eq 0 ] || { status=1; echo "clgemm bench ($preset) exited with $rc:"; tail -5 "$OUT/bench_${preset}_log.txt"; }
+  [ $rc -eq 0 ] || { status=1; echo "clgemm bench ($preset) exited with $rc:"; tail -5 "$OUT/bench_${name}_log.txt"; }
   echo "=== $preset took $((SECONDS - start)) s"
 done
 # The short tables last: clgemm against the best FP32 peer at every shape.
 for preset in $PRESETS; do
   echo
-  echo "=== $preset: clgemm against the best peer (full table: $OUT/bench_$preset.txt)"
-  sed -n '/^clgemm against the fastest/,$p' "$OUT/bench_$preset.txt"
+  name=$(name_of "$preset")
+  echo "=== $preset: clgemm against the best peer (full table: $OUT/bench_$name.txt)"
+  sed -n '/^clgemm against the fastest/,$p' "$OUT/bench_$name.txt"
 done
 exit $status

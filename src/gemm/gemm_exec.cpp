@@ -111,9 +111,10 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   //  - Without the cp.async pipeline: A stored transposed (= At, K×M) with rows on vector
   //    boundaries; A stored as is (M×K, read along K and transposed while staging; needs SA and
   //    PACKA = 0); B stored as is (K×N) with rows on vector boundaries.
-  //  - With it (ASYNC): everything in place, in vectors where aligned and element by element
-  //    otherwise, except that PACKA = 1 still packs a row-major A into At (the tuner decides)
-  //    and plan.pack_b packs a B that is not aligned (the planner decides, by size).
+  //  - With it (ASYNC): everything in place, in vectors where aligned (a K×N B with an even N
+  //    in pairs of floats) and element by element otherwise, except that PACKA = 1 still packs
+  //    a row-major A into At (the tuner decides) and plan.pack_b packs a B that is not aligned
+  //    (the planner decides, by size).
   auto aligned = [&](size_t ld, size_t offset, size_t stride, const std::vector<size_t>& offsets, size_t w) {
     bool ok = ld % w == 0 && offset % w == 0 && stride % w == 0;
     for (size_t off : offsets) ok = ok && off % w == 0;  // per-batch offsets (batched calls)
@@ -135,6 +136,11 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   const bool b_packed = !b_vec_ok && (!async || plan.pack_b);
   const bool b_kn = !g.trans_b || b_packed;
   const bool b_vec = b_vec_ok || b_packed;
+  // A K×N B read in place but not in whole vectors still goes in pairs of floats (8-byte copies)
+  // where N, ldb and the offsets are even, if the tile's pairs spread evenly over the work-items.
+  const size_t wgs = p(ps, "MDIMC") * p(ps, "NDIMC");
+  const bool b_pairs = async && b_kn && !b_vec && g.n % 2 == 0 && (kwg * nwg / 2) % wgs == 0 &&
+                       aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 2);
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.
   const bool c_vec = aligned(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
   // Split-K of the last wave (the plan's choice, evened out here so that no part is empty).
@@ -149,7 +155,7 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
              guard_k = (!a_packed || !b_packed) && g.k != pk;
   auto flag = [](const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); };
   const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
-                              flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("GUARD_M", guard_m) +
+                              flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) + flag("GUARD_M", guard_m) +
                               flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) + flag("SPLIT", split) +
                               flag("NV_FENCE", split && has_cp_async(ctx.info()));
   // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the

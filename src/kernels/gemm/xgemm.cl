@@ -33,7 +33,9 @@
 // With the cp.async pipeline (ASYNC) every operand is read in place, in whatever form it comes:
 //   A_VEC = 0: At element by element (M, lda or the offset not on VWM boundaries);
 //   A_KM = 0:  A (M×K) element by element, each float copied to its transposed place;
-//   B_VEC = 0: B (K×N) element by element; B_KN = 0: B stored N×K (op(B) = Bᵀ), transposed so.
+//   B_VEC = 0: B (K×N) element by element, or in pairs of floats (B_PAIRS = 1: N, ldb and the
+//             offset even, as at 258 or 774 columns, where VWN = 4 vectors do not fit);
+//   B_KN = 0:  B stored N×K (op(B) = Bᵀ), transposed so.
 //   Element by element means 4-byte copies: more instructions than 16-byte ones, but no packing
 //   kernel before the GEMM (which at mid sizes cost more than the copies; docs/tuning.md).
 //   A transposing copy moves 4 rows × 8 k per warp: 32-byte pieces of 4 rows from global memory,
@@ -117,6 +119,9 @@
 #ifndef B_VEC
 #define B_VEC 1     // set by the host: B arrives in whole VWN vectors (0: element by element)
 #endif
+#ifndef B_PAIRS
+#define B_PAIRS 0   // set by the host with ASYNC, B_KN = 1 and B_VEC = 0: B arrives in float pairs
+#endif
 #ifndef GUARD_M
 #define GUARD_M 0   // set by the host when M is not a multiple of MWG
 #endif
@@ -164,6 +169,9 @@
 #endif
 #if ASYNC && (!A_KM || !A_VEC) && ((KWG * MWG) % WGS != 0 || (!A_KM && (KWG % 8 != 0 || MWG % 4 != 0 || (KWG * MWG) % 32 != 0)))
 #error "the A tile must split evenly, in floats (and in 4×8 blocks when transposing), over the work-items"
+#endif
+#if B_PAIRS && (!ASYNC || !B_KN || B_VEC || (KWG * NWG / 2) % WGS != 0)
+#error "B in pairs needs the cp.async pipeline, B as K×N not in whole vectors, and a tile of pairs that splits evenly"
 #endif
 #if ASYNC && (!B_KN || !B_VEC) && ((KWG * NWG) % WGS != 0 || (!B_KN && (KWG % 8 != 0 || NWG % 4 != 0 || (KWG * NWG) % 32 != 0)))
 #error "the B tile must split evenly, in floats (and in 4×8 blocks when transposing), over the work-items"
@@ -238,6 +246,9 @@ typedef float a_t;
 #if B_KN && B_VEC
 #define LPTB ((KWG * NWGV) / WGS)
 typedef floatN b_t;
+#elif B_PAIRS
+#define LPTB ((KWG * NWG / 2) / WGS)  // B-tile pairs each work-item loads
+typedef float b_t;
 #else
 #define LPTB ((KWG * NWG) / WGS)
 typedef float b_t;
@@ -426,6 +437,12 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     const int id = l * WGS + lid, kk = id / NWGV, nv = id % NWGV; \
     const bool ok = IN_K((t) + kk) && IN_NV(n0v + nv); \
     CP_ASYNC(VWN, LOCAL_ADDR(&Bs[b][kk][nv]), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + nv : 0)), ok); }
+#elif B_PAIRS
+// N is even, so a pair is either wholly inside N or wholly outside.
+#define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
+    const int id = l * WGS + lid, kk = id / (NWG / 2), n = 2 * (id % (NWG / 2)); \
+    const bool ok = IN_K((t) + kk) && IN_NF(n); \
+    CP_ASYNC(2, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + n : 0)), ok); }
 #elif B_KN
 #define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
     const int id = l * WGS + lid, kk = id / NWG, n = id % NWG; \
