@@ -40,7 +40,8 @@ struct Output {
 
 Output run_cli(const std::string& args) {
   if (cli_path().empty()) ADD_FAILURE() << "the clgemm tool was not found (set CLGEMM_CLI)";
-  const std::string err_file = ::testing::TempDir() + "/bench_cli_stderr.txt";
+  // One file per process: ctest runs each test in its own process, several at once.
+  const std::string err_file = ::testing::TempDir() + "/bench_cli_stderr_" + std::to_string(getpid()) + ".txt";
   const std::string cmd = cli_path() + " " + args + " 2> " + err_file;
   Output o;
   FILE* p = popen(cmd.c_str(), "r");
@@ -52,6 +53,8 @@ Output run_cli(const std::string& args) {
   o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   std::ifstream in(err_file);
   o.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  in.close();
+  std::filesystem::remove(err_file);
   return o;
 }
 

@@ -171,7 +171,7 @@
 #error "the A tile must split evenly, in floats (and in 4×8 blocks when transposing), over the work-items"
 #endif
 #if B_PAIRS && (!ASYNC || !B_KN || B_VEC || (KWG * NWG / 2) % WGS != 0)
-#error "B in pairs needs the cp.async pipeline, B as K×N not in whole vectors, and a tile of pairs that splits evenly"
+#error "B in pairs needs ASYNC, a K×N B not in whole vectors, and a tile of pairs that splits evenly"
 #endif
 #if ASYNC && (!B_KN || !B_VEC) && ((KWG * NWG) % WGS != 0 || (!B_KN && (KWG % 8 != 0 || NWG % 4 != 0 || (KWG * NWG) % 32 != 0)))
 #error "the B tile must split evenly, in floats (and in 4×8 blocks when transposing), over the work-items"
