@@ -246,11 +246,14 @@ typedef float a_t;
 #if B_KN && B_VEC
 #define LPTB ((KWG * NWGV) / WGS)
 typedef floatN b_t;
-#elif B_PAIRS
-#define LPTB ((KWG * NWG / 2) / WGS)  // B-tile pairs each work-item loads
-typedef float b_t;
 #else
-#define LPTB ((KWG * NWG) / WGS)
+// A B not in whole vectors goes in pieces of BW floats: pairs with B_PAIRS, else single floats.
+#if B_PAIRS
+#define BW 2
+#else
+#define BW 1
+#endif
+#define LPTB ((KWG * NWG / BW) / WGS)  // B-tile pieces each work-item loads
 typedef float b_t;
 #endif
 #define NBUF (ASYNC ? ASYNC : DB ? 2 : 1)
@@ -437,17 +440,12 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     const int id = l * WGS + lid, kk = id / NWGV, nv = id % NWGV; \
     const bool ok = IN_K((t) + kk) && IN_NV(n0v + nv); \
     CP_ASYNC(VWN, LOCAL_ADDR(&Bs[b][kk][nv]), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + nv : 0)), ok); }
-#elif B_PAIRS
-// N is even, so a pair is either wholly inside N or wholly outside.
-#define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
-    const int id = l * WGS + lid, kk = id / (NWG / 2), n = 2 * (id % (NWG / 2)); \
-    const bool ok = IN_K((t) + kk) && IN_NF(n); \
-    CP_ASYNC(2, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + n : 0)), ok); }
 #elif B_KN
+// Pieces of BW floats; with pairs N is even, so a pair is either wholly inside N or wholly outside.
 #define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
-    const int id = l * WGS + lid, kk = id / NWG, n = id % NWG; \
+    const int id = l * WGS + lid, kk = id / (NWG / BW), n = BW * (id % (NWG / BW)); \
     const bool ok = IN_K((t) + kk) && IN_NF(n); \
-    CP_ASYNC(1, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + n : 0)), ok); }
+    CP_ASYNC(BW, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + n : 0)), ok); }
 #else
 #define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
     const int id = l * WGS + lid, n = T_ROW(id), kk = T_K(id); \
