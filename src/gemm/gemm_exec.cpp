@@ -138,8 +138,7 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   const bool b_vec = b_vec_ok || b_packed;
   // A K×N B read in place but not in whole vectors still goes in pairs of floats (8-byte copies)
   // where N, ldb and the offsets are even, if the tile's pairs spread evenly over the work-items.
-  const size_t wgs = p(ps, "MDIMC") * p(ps, "NDIMC");
-  const bool b_pairs = async && b_kn && !b_vec && g.n % 2 == 0 && (kwg * nwg / 2) % wgs == 0 &&
+  const bool b_pairs = async && b_kn && !b_vec && g.n % 2 == 0 && (kwg * nwg / 2) % size_t(wgs(ps)) == 0 &&
                        aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 2);
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.
   const bool c_vec = aligned(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);

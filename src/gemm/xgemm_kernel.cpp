@@ -6,10 +6,9 @@
 
 namespace clgemm::detail {
 
-namespace {
-
 long wgs(const KernelParams& ps) { return p(ps, "MDIMC") * p(ps, "NDIMC"); }
 
+namespace {
 
 bool tiles_split_evenly(const KernelParams& ps, const DeviceInfo&) {
   const long a = p(ps, "KWG") * p(ps, "MWG") / p(ps, "VWM"), b = p(ps, "KWG") * p(ps, "NWG") / p(ps, "VWN");

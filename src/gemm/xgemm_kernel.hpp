@@ -7,6 +7,9 @@ namespace clgemm::detail {
 
 const GemmKernelDescriptor& xgemm_descriptor();
 
+// Work-items of one xgemm work-group (MDIMC·NDIMC).
+long wgs(const KernelParams& ps);
+
 // Whether the device has PTX cp.async (NVIDIA, sm_80 or newer): the ASYNC pipeline needs it.
 bool has_cp_async(const DeviceInfo& dev);
 
