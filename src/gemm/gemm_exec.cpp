@@ -156,7 +156,8 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
                               flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
-                              flag("SPLIT", split) + flag("NV_FENCE", split && has_cp_async(ctx.info()));
+                              flag("SPLIT", split) + " -DSPLITS=" + std::to_string(splits) +
+                              flag("NV_FENCE", split && has_cp_async(ctx.info()));
   // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
   // operand arrives in vectors, floats otherwise.
   const size_t a_unit = a_km && a_vec ? vwm : 1, b_unit = b_kn && b_vec ? vwn : 1;
@@ -222,7 +223,6 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
     k.setArg(arg++, cl_int(g.c.ld));
     k.setArg(arg++, cl_int(tiles_n));
     k.setArg(arg++, cl_int(full_tiles));
-    k.setArg(arg++, cl_int(splits));
     k.setArg(arg++, cl_int(k_split));
     if (split) {
       k.setArg(arg++, ws);

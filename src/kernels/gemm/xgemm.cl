@@ -47,7 +47,7 @@
 // semantics).
 //
 // SPLIT = 1 (set by the host): split-K over the last, partial wave. Group b < full_tiles computes
-// tile b over all of K, as without SPLIT; the remaining tiles are each cut along K into `splits`
+// tile b over all of K, as without SPLIT; the remaining tiles are each cut along K into SPLITS
 // parts of k_split, one group per part, so that a wave that would leave most compute units idle
 // spreads over all of them. Every part stores its partial tile in the workspace `ws`; the last
 // part of a tile to finish (an atomic count per tile) adds the parts in part order — the result
@@ -133,6 +133,9 @@
 #endif
 #ifndef SPLIT
 #define SPLIT 0     // set by the host when some tiles are split along K
+#endif
+#ifndef SPLITS
+#define SPLITS 1    // set by the host with SPLIT: parts per split tile
 #endif
 #ifndef NV_FENCE
 #define NV_FENCE 0  // set by the host on NVIDIA GPUs: device-wide fences in PTX (membar.gl)
@@ -271,9 +274,12 @@ typedef float b_t;
 
 #if SPLIT
 // The sum of a split tile's parts at one position, in part order.
-inline floatN sum_parts(__global volatile const floatN* at, const int splits, const size_t stride) {
+// SPLITS is a constant, so the loop unrolls and all of an element's loads are in flight at once
+// (H200: 1548³ 0.222 -> 0.217 ms, 2064³ 0.471 -> 0.462, 4128³ 3.26 -> 3.20 against a run-time count).
+inline floatN sum_parts(__global volatile const floatN* at, const size_t stride) {
   floatN sum = at[0];
-  for (int j = 1; j < splits; ++j) sum += at[j * stride];
+#pragma unroll
+  for (int j = 1; j < SPLITS; ++j) sum += at[j * stride];
   return sum;
 }
 #endif
@@ -288,7 +294,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
            __global const a_t* restrict At, const ulong a_off_v, const int lda_v,
            __global const b_t* restrict B, const ulong b_off_v, const int ldb_v,
            __global float* restrict C, const ulong c_offset, const int ldc,
-           const int tiles_n, const int full_tiles, const int splits, const int k_split,
+           const int tiles_n, const int full_tiles, const int k_split,
            __global floatN* restrict ws, __global int* restrict counters) {
   const int lid = get_local_id(1) * NDIMC + get_local_id(0);  // loads are spread by lid
 #if WX
@@ -305,8 +311,8 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #if SPLIT
   const int grp = get_group_id(0);
   __local int last_part;
-  const int part = grp < full_tiles ? -1 : (grp - full_tiles) % splits;  // -1: the whole of K
-  const int tile = grp < full_tiles ? grp : full_tiles + (grp - full_tiles) / splits;
+  const int part = grp < full_tiles ? -1 : (grp - full_tiles) % SPLITS;  // -1: the whole of K
+  const int tile = grp < full_tiles ? grp : full_tiles + (grp - full_tiles) / SPLITS;
   const int k_begin = part < 0 ? 0 : part * k_split;
   const int k_end = part < 0 ? Kp : (k_begin + k_split < Kp ? k_begin + k_split : Kp);
 #else
@@ -612,7 +618,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     STORE_C(ACC)
   } else {
     // The workspace holds, per split tile and part, the MWG×NWG partial tile row by row.
-    __global floatN* own = ws + ((size_t)r * splits + part) * tile_v + first;
+    __global floatN* own = ws + ((size_t)r * SPLITS + part) * tile_v + first;
 #pragma unroll
     for (int g = 0; g < MWIV; ++g)
 #pragma unroll
@@ -623,7 +629,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   }
   barrier(CLK_GLOBAL_MEM_FENCE);     // ... and so is the whole group's
   if (lid == 0) {
-    last_part = part >= 0 && atomic_inc(counters + r) == splits - 1;
+    last_part = part >= 0 && atomic_inc(counters + r) == SPLITS - 1;
     if (last_part) counters[r] = 0;  // all parts have counted: ready for the next batch item
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -631,8 +637,8 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     DEVICE_FENCE();                  // acquire: the other parts' stores are visible here
     // All parts from the workspace, this one's too, in part order. Volatile loads: never from a
     // cache that may hold the workspace as it was before.
-    __global volatile const floatN* parts = ws + (size_t)r * splits * tile_v + first;
-#define SUM_PARTS(g, v, h) sum_parts(parts + AT(g, v, h), splits, tile_v)
+    __global volatile const floatN* parts = ws + (size_t)r * SPLITS * tile_v + first;
+#define SUM_PARTS(g, v, h) sum_parts(parts + AT(g, v, h), tile_v)
     STORE_C(SUM_PARTS)
   }
 #else
