@@ -19,6 +19,7 @@ struct SplitConfig {
   KernelParams params;
   size_t splits, split_tiles;  // as GemmOptions::force_splits / force_split_tiles
   GemmOptions::Toggle pack_b = GemmOptions::Toggle::Off;  // copy an unaligned B first (cp.async)
+  size_t sk_groups = 0;  // as GemmOptions::force_sk_groups
 };
 
 const std::vector<SplitConfig> kSplitConfigs = {
@@ -43,11 +44,18 @@ const std::vector<SplitConfig> kSplitConfigs = {
      1, 0, GemmOptions::Toggle::On},
     {{{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"ASYNC", 2}},
      2, 3, GemmOptions::Toggle::On},
+    // Stream-K: 7 groups share all tiles' K-steps (shares end inside tiles, a group computes
+    // several segments), without and with the cp.async pipeline (5 groups over the last 3 tiles).
+    {{{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2}},
+     2, 1000000, GemmOptions::Toggle::Off, 7},
+    {{{"MWG", 64}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"STRM", 0},
+      {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}},
+     2, 3, GemmOptions::Toggle::Off, 5},
 };
 
 void PrintTo(const SplitConfig& c, std::ostream* os) {
   *os << detail::build_options(c.params) << " splits " << c.splits << " tiles " << c.split_tiles
-      << (c.pack_b == GemmOptions::Toggle::On ? " B copied" : "");
+      << (c.pack_b == GemmOptions::Toggle::On ? " B copied" : "") << " stream-K groups " << c.sk_groups;
 }
 
 bool runs_here(const SplitConfig& c) {
@@ -60,6 +68,7 @@ GemmOptions options_for(const SplitConfig& c) {
   o.force_params = c.params;
   o.force_splits = c.splits;
   o.force_split_tiles = c.split_tiles;
+  o.force_sk_groups = c.sk_groups;
   o.force_pack_b = c.pack_b;
   return o;
 }
@@ -73,7 +82,10 @@ TEST_P(SplitKSweep, PlanSplitsWhereForced) {
   if (GetParam().splits < 2) return;
   EXPECT_GE(plan.splits, 2u) << plan.describe();
   EXPECT_GE(plan.split_tiles, 1u) << plan.describe();
-  EXPECT_NE(plan.describe().find("split-K"), std::string::npos) << plan.describe();
+  const bool streamed = GetParam().sk_groups > 0;
+  EXPECT_NE(plan.describe().find(streamed ? "stream-K" : "split-K"), std::string::npos) << plan.describe();
+  if (streamed && !detail::has_cp_async(shared_context().info()))
+    EXPECT_EQ(plan.sk_groups % plan.split_tiles, 0u) << "shares must not span tiles here";
 }
 
 TEST_P(SplitKSweep, SweepMatchesOpenBlas) {
@@ -127,12 +139,21 @@ TEST(SplitKResults, DoNotDependOnWhichPartFinishesLast) {
     const auto again = run_once(m, n, k, a, b, o);
     ASSERT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(float))) << "run " << run;
   }
+  // Stream-K with a group count that is no multiple of the tiles: the same once more.
+  o.force_sk_groups = 11;
+  const auto streamed = run_once(m, n, k, a, b, o);
+  for (int run = 0; run < 2; ++run) {
+    const auto again = run_once(m, n, k, a, b, o);
+    ASSERT_EQ(0, std::memcmp(streamed.data(), again.data(), streamed.size() * sizeof(float))) << "run " << run;
+  }
   // Against the same configuration without a split: the same values up to rounding.
+  o.force_sk_groups = 0;
   o.force_splits = 1;
   const auto whole = run_once(m, n, k, a, b, o);
   std::vector<double> ref(m * n);
   for (size_t i = 0; i < m * n; ++i) ref[i] = whole[i];
   EXPECT_TRUE(matches_reference(first, ref, k, 0));
+  EXPECT_TRUE(matches_reference(streamed, ref, k, 0));
 }
 
 TEST(SplitKResults, BatchedCallsReuseTheCounts) {

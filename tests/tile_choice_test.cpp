@@ -108,6 +108,20 @@ TEST(SplitK, PartsShareUnitsWithWholeWaves) {
   EXPECT_EQ(detail::best_split({128, 128, 16, 48949, {4096, 4096, 4096}}, {4096, 4096, 4096}, 132).splits, 1u);
 }
 
+TEST(SplitK, BigTilesShareTheLastWaveStreamK) {
+  // 2064³ in 128×128 tiles: 289 tiles, 25 left after two waves. Measured on the H200: 25 tiles
+  // shared by 132 blocks 0.427 ms, in 10 parts (250 blocks) 0.452. One group per unit.
+  const detail::SplitK big = detail::best_split(kMid, {2064, 2064, 2064}, 132);
+  EXPECT_EQ(big.split_tiles, 25u);
+  EXPECT_EQ(big.sk_groups, 132u);
+  // Smaller tiles keep whole parts (1032³ in 64×128: 21 tiles shared by 132 blocks measured
+  // 0.115 ms, 6 parts 0.081), and so does a split of every tile (fewer tiles than units).
+  EXPECT_EQ(detail::best_split(kM1, {1032, 1032, 1032}, 132).sk_groups, 0u);
+  const detail::SplitK all = detail::best_split(kMid, {384, 384, 1024}, 132);
+  EXPECT_GE(all.splits, 2u);
+  EXPECT_EQ(all.sk_groups, 0u);
+}
+
 TEST(SplitK, TinyCallsAreNotSplit) {
   // 258³ in 32×64 tiles: 45 tiles for 132 units, but 2^24 multiply-adds; split in 2 it measured
   // 0.021 ms against 0.017 (H100).

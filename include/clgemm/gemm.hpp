@@ -51,6 +51,10 @@ struct GemmPlan {
   // Split-K of the last, partial wave (packed path): the last `split_tiles` tiles of C are each
   // computed by `splits` work-groups over parts of K, and added up by the last to finish.
   size_t splits = 1, split_tiles = 0;
+  // With a split: how many work-groups share the split tiles' K-steps equally (stream-K; a
+  // group's share may span tiles). 0 = split_tiles × splits, which cuts every tile into `splits`
+  // parts.
+  size_t sk_groups = 0;
   // Packed path with the cp.async pipeline: copy a B that cannot be read in whole vectors (N or
   // its leading dimension not a multiple of VWN, or B transposed) into an aligned, zero-padded
   // temporary first, instead of reading it element by element. (Without the pipeline such a B
@@ -66,6 +70,8 @@ struct GemmOptions {
   // tiles of the last, partial wave (all tiles if there are fewer than compute units) into S
   // parts, or exactly the last force_split_tiles tiles when that is set (tests).
   size_t force_splits = 0, force_split_tiles = 0;
+  // With force_splits >= 2: GemmPlan::sk_groups (0: split_tiles × splits).
+  size_t force_sk_groups = 0;
   // GemmPlan::pack_b: Auto = the planner's choice.
   enum class Toggle { Auto, Off, On } force_pack_b = Toggle::Auto;
   // If set, receives an event for every command the call enqueues, in order (for profiling: on a

@@ -53,6 +53,18 @@ class Chain {
   std::vector<cl::Event>* trace_;
 };
 
+// The stream-K group whose share of `total` K-steps holds step x (as group_of in xgemm.cl).
+size_t group_of(size_t x, size_t total, size_t groups) { return ((x + 1) * groups + total - 1) / total - 1; }
+
+// The most groups that share one tile's steps when `groups` share `tiles` tiles of `steps` each.
+size_t most_parts(size_t tiles, size_t steps, size_t groups) {
+  const size_t total = tiles * steps;
+  size_t most = 1;
+  for (size_t r = 0; r < tiles; ++r)
+    most = std::max(most, group_of(r * steps + steps - 1, total, groups) - group_of(r * steps, total, groups) + 1);
+  return most;
+}
+
 cl::Event enqueue_direct(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
                          const GemmPlan& plan, std::vector<cl::Event>* trace) {
   const GemmKernelDescriptor& d = direct_descriptor();
@@ -149,15 +161,26 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   const size_t splits = split_tiles > 0 && plan.splits > 1 ? (pk + k_split - 1) / k_split : 1;
   const bool split = splits > 1;
   const size_t full_tiles = split ? tiles - split_tiles : tiles;
-  const size_t blocks = full_tiles + (split ? split_tiles * splits : 0);
+  // Stream-K groups over the split tiles (at most one per K-step), and the most groups that any
+  // one tile's steps are shared by: the workspace holds that many parts per tile.
+  // (Shares that span tiles only on NVIDIA: runnable_sk_groups.)
+  const size_t steps = pk / kwg;
+  const bool nvidia = has_cp_async(ctx.info());
+  const size_t sk_groups =
+      split ? runnable_sk_groups(std::min(plan.sk_groups ? plan.sk_groups : split_tiles * splits, split_tiles * steps),
+                                 split_tiles, nvidia)
+            : 0;
+  const bool sk_loop = split && sk_groups % split_tiles != 0;
+  const size_t max_parts = split ? most_parts(split_tiles, steps, sk_groups) : 1;
+  const size_t blocks = full_tiles + sk_groups;
   const bool guard_m = !a_packed && g.m != pm, guard_n = !b_packed && g.n != pn,
              guard_k = (!a_packed || !b_packed) && g.k != pk;
   auto flag = [](const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); };
   const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
                               flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
-                              flag("SPLIT", split) + " -DSPLITS=" + std::to_string(splits) +
-                              flag("NV_FENCE", split && has_cp_async(ctx.info()));
+                              flag("SPLIT", split) + " -DSPLITS=" + std::to_string(max_parts) +
+                              flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && nvidia);
   // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
   // operand arrives in vectors, floats otherwise.
   const size_t a_unit = a_km && a_vec ? vwm : 1, b_unit = b_kn && b_vec ? vwn : 1;
@@ -189,7 +212,7 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   // that.)
   cl::Buffer ws, counters;
   if (split) {
-    const size_t ws_bytes = split_tiles * splits * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
+    const size_t ws_bytes = split_tiles * max_parts * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
     ws = temporary("split-K workspace", ws_bytes);
     counters = temporary("split-K counts", count_bytes, true);
   }
@@ -223,7 +246,8 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
     k.setArg(arg++, cl_int(g.c.ld));
     k.setArg(arg++, cl_int(tiles_n));
     k.setArg(arg++, cl_int(full_tiles));
-    k.setArg(arg++, cl_int(k_split));
+    k.setArg(arg++, cl_int(split_tiles));
+    k.setArg(arg++, cl_int(sk_groups));
     if (split) {
       k.setArg(arg++, ws);
       k.setArg(arg++, counters);

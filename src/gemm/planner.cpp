@@ -124,7 +124,10 @@ std::string GemmPlan::describe() const {
     os << "direct: one guarded kernel, operands read in place (";
   os << detail::build_options(params) << "); parameters from " << source << "; " << reason;
   if (path == GemmPath::Packed && pack_b) os << "; B is copied first where it is not aligned to VWN";
-  if (splits > 1)
+  if (splits > 1 && sk_groups > 0)
+    os << "; stream-K: the last " << split_tiles << " tiles shared along K by " << sk_groups
+       << " work-groups (the last wave would leave compute units idle)";
+  else if (splits > 1)
     os << "; split-K: the last " << split_tiles << " tiles in " << splits << " parts along K (the last wave would "
        << "leave compute units idle)";
   return os.str();
@@ -160,6 +163,8 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
       plan.source = found->origin + ", " + cls + " shapes" + chosen.note;
       const detail::SplitK split = auto_split ? chosen.split : forced_split(desc, plan.params, device, m, n, k, o);
       plan.splits = split.splits, plan.split_tiles = split.split_tiles;
+      plan.sk_groups = detail::runnable_sk_groups(auto_split ? split.sk_groups : o.force_sk_groups,
+                                                  plan.split_tiles, detail::has_cp_async(device));
       return plan;
     } catch (const Error&) {
       // An entry from a related device (same architecture or vendor) that does not fit this
@@ -177,6 +182,8 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
     split = detail::best_split(c, {m, n, k}, device.compute_units);
   }
   plan.splits = split.splits, plan.split_tiles = split.split_tiles;
+  plan.sk_groups = detail::runnable_sk_groups(o.force_splits != 0 ? o.force_sk_groups : split.sk_groups,
+                                              plan.split_tiles, detail::has_cp_async(device));
   return plan;
 }
 

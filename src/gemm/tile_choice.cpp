@@ -14,6 +14,11 @@ constexpr double kFixedDepth = 64, kPartDepth = 32;
 constexpr size_t kMaxSplits = 16;
 constexpr double kMinSplitWork = 33554432.0;  // 2^25 (about 322³)
 constexpr size_t kBigTile = 64 * 128;
+// Tiles from this size on share a split last wave among one block per unit (stream-K) instead
+// of cutting each tile into S parts: H200, 2064³ in 128×128 tiles, 25 tiles left after two
+// waves: 10 parts (250 blocks) 0.452 ms, 25 tiles shared by 132 blocks 0.427. Smaller tiles keep
+// the parts (1032³ in 64×128: 21 tiles shared by 132 blocks 0.115 ms, 6 parts 0.081).
+constexpr size_t kStreamTile = 128 * 128;
 // An alternative replaces the entry only when predicted this much faster: the model is off by
 // 5-15 % at shapes away from the tuned one, and the entry is the one measured fastest (1032³ on
 // the H100: the 64×64 runner-up in 5 parts, predicted 5 % faster than the entry's 64×128 tiles
@@ -100,7 +105,13 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
     const double t = predicted_seconds(c, call, units, split);
     if (t < best_time) best = split, best_time = t;
   }
+  if (best.splits > 1 && best.split_tiles < tiles && c.tile_m * c.tile_n >= kStreamTile) best.sk_groups = units;
   return best;
+}
+
+size_t runnable_sk_groups(size_t groups, size_t split_tiles, bool shares_may_span) {
+  if (groups == 0 || split_tiles == 0 || shares_may_span || groups % split_tiles == 0) return groups;
+  return std::max(split_tiles, groups / split_tiles * split_tiles);
 }
 
 TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& call, size_t units,

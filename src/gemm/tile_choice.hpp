@@ -31,9 +31,10 @@ struct TileCandidate {
 };
 
 // Split-K of the last wave: the last `split_tiles` tiles (row by row) are each computed by
-// `splits` blocks over consecutive K ranges of `k_split`; splits = 1 means no split.
+// `splits` blocks over consecutive K ranges of `k_split`; splits = 1 means no split. With
+// sk_groups > 0, that many blocks share those tiles' K-steps equally instead (stream-K).
 struct SplitK {
-  size_t splits = 1, split_tiles = 0;
+  size_t splits = 1, split_tiles = 0, sk_groups = 0;
 };
 
 // A split of `splits` parts for a grid of `tiles` tiles on `units` compute units with `k_steps`
@@ -58,6 +59,11 @@ double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t u
 // tile_choice.cpp); after whole waves, only a last wave of at most a quarter of those slots; none
 // for calls under 2^25 multiply-adds; {1, 0} unless it saves at least 5 %.
 SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units);
+
+// The stream-K groups a device runs for `groups` asked over `split_tiles` tiles: where a share may
+// not span tiles (the kernel's loop over tiles is built only on NVIDIA: PoCL 3.1 computed garbage
+// with its barriers), rounded down to a multiple of the tiles, which keeps each share in one.
+size_t runnable_sk_groups(size_t groups, size_t split_tiles, bool shares_may_span);
 
 struct TilePick {
   size_t index = 0;  // into the candidates

@@ -46,12 +46,15 @@
 // so C is never written outside M×N. beta == 0 never reads C; alpha == 0 drops the product (BLAS
 // semantics).
 //
-// SPLIT = 1 (set by the host): split-K over the last, partial wave. Group b < full_tiles computes
-// tile b over all of K, as without SPLIT; the remaining tiles are each cut along K into SPLITS
-// parts of k_split, one group per part, so that a wave that would leave most compute units idle
-// spreads over all of them. Every part stores its partial tile in the workspace `ws`; the last
-// part of a tile to finish (an atomic count per tile) adds the parts in part order — the result
-// does not depend on which finished last — and writes C through the usual epilogue.
+// SPLIT = 1 (set by the host): the last `split_tiles` tiles are shared out along K (stream-K), so
+// that a wave that would leave most compute units idle spreads over all of them. Group b <
+// full_tiles computes tile b over all of K, as without SPLIT; the `sk_groups` groups after them
+// each take an equal share of the split tiles' K-steps, in tile order. A share may end inside a
+// tile and go on in the next, so such a group computes several segments, each a whole tile or a
+// part of one. (With sk_groups = S · split_tiles and S dividing the steps, every tile is cut into
+// S equal parts: plain split-K.) Every part stores its partial tile in the workspace `ws`; the
+// last part of a tile to finish (an atomic count per tile) adds the parts in part order — the
+// result does not depend on which finished last — and writes C through the usual epilogue.
 
 #ifndef MWG
 #define MWG 128     // rows of C per work-group
@@ -135,7 +138,10 @@
 #define SPLIT 0     // set by the host when some tiles are split along K
 #endif
 #ifndef SPLITS
-#define SPLITS 1    // set by the host with SPLIT: parts per split tile
+#define SPLITS 1    // set by the host with SPLIT: the most parts any split tile has
+#endif
+#ifndef SK_LOOP
+#define SK_LOOP 0   // set by the host with SPLIT when a stream-K share spans tiles
 #endif
 #ifndef NV_FENCE
 #define NV_FENCE 0  // set by the host on NVIDIA GPUs: device-wide fences in PTX (membar.gl)
@@ -276,11 +282,18 @@ typedef float b_t;
 // The sum of a split tile's parts at one position, in part order.
 // SPLITS is a constant, so the loop unrolls and all of an element's loads are in flight at once
 // (H200: 1548³ 0.222 -> 0.217 ms, 2064³ 0.471 -> 0.462, 4128³ 3.26 -> 3.20 against a run-time count).
-inline floatN sum_parts(__global volatile const floatN* at, const size_t stride) {
+inline floatN sum_parts(__global volatile const floatN* at, const int parts, const size_t stride) {
   floatN sum = at[0];
 #pragma unroll
-  for (int j = 1; j < SPLITS; ++j) sum += at[j * stride];
+  for (int j = 1; j < SPLITS; ++j)
+    if (j < parts) sum += at[j * stride];
   return sum;
+}
+
+// The stream-K group whose share holds K-step `step` of the split tiles' `total`: the last g with
+// floor(g · total / groups) <= step.
+inline int group_of(const long step, const long total, const int groups) {
+  return (int)(((step + 1) * groups + total - 1) / total) - 1;
 }
 #endif
 
@@ -291,10 +304,10 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
 void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
-           __global const a_t* restrict At, const ulong a_off_v, const int lda_v,
-           __global const b_t* restrict B, const ulong b_off_v, const int ldb_v,
-           __global float* restrict C, const ulong c_offset, const int ldc,
-           const int tiles_n, const int full_tiles, const int k_split,
+           __global const a_t* restrict A0, const ulong a_off_v, const int lda_v,
+           __global const b_t* restrict B0, const ulong b_off_v, const int ldb_v,
+           __global float* restrict C0, const ulong c_offset, const int ldc,
+           const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups,
            __global floatN* restrict ws, __global int* restrict counters) {
   const int lid = get_local_id(1) * NDIMC + get_local_id(0);  // loads are spread by lid
 #if WX
@@ -306,15 +319,53 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #else
   const int tx = get_local_id(0), ty = get_local_id(1);
 #endif
-  // Which tile of C this group computes, and over which K range. With split-K the groups form
-  // one row: first the whole tiles, numbered row by row, then the parts of the split tiles.
+#if SA
+  __local floatM As[NBUF][KWG][MWGV + PADA];
+#endif
+#if SB
+  __local floatN Bs[NBUF][KWG][NWGV + PADB];
+#endif
+  // Which tile of C this group computes, and over which K range. With SPLIT the groups form one
+  // row: first the whole tiles, numbered row by row, then the stream-K groups, each going through
+  // its segments: K-steps [it, seg_end) of split tile r.
 #if SPLIT
-  const int grp = get_group_id(0);
   __local int last_part;
-  const int part = grp < full_tiles ? -1 : (grp - full_tiles) % SPLITS;  // -1: the whole of K
-  const int tile = grp < full_tiles ? grp : full_tiles + (grp - full_tiles) / SPLITS;
-  const int k_begin = part < 0 ? 0 : part * k_split;
-  const int k_end = part < 0 ? Kp : (k_begin + k_split < Kp ? k_begin + k_split : Kp);
+  const int grp = get_group_id(0), sk = grp - full_tiles;  // sk < 0: a whole tile
+  const int steps = Kp / KWG;                               // K-steps of a tile
+#if SK_LOOP
+  // Shares that span tiles: a loop over the split tiles the share touches. The host sets SK_LOOP
+  // only on NVIDIA (PoCL 3.1 computed garbage with the barriers inside this loop).
+  const long total = (long)split_tiles * steps;
+  const long it_start = sk < 0 ? 0 : (long)sk * total / sk_groups;
+  const long it_stop = sk < 0 ? steps : (long)(sk + 1) * total / sk_groups;
+  const int r_first = sk < 0 ? -1 : (int)(it_start / steps);
+  const int segments = sk < 0 ? 1 : (int)((it_stop - 1) / steps) - r_first + 1;
+  for (int seg = 0; seg < segments; ++seg) {
+    const int r = sk < 0 ? -1 : r_first + seg;  // which split tile
+    const long tile_begin = r < 0 ? 0 : (long)r * steps;
+    const long it = it_start > tile_begin ? it_start : tile_begin;
+    const long seg_end = it_stop < tile_begin + steps ? it_stop : tile_begin + steps;
+    const int tile = sk < 0 ? grp : full_tiles + r;
+    const int k_begin = (int)(it - tile_begin) * KWG, k_end = (int)(seg_end - tile_begin) * KWG;
+    // The groups whose shares touch tile r, first to last; this one's place among them is its
+    // part (-1: it has the whole tile).
+    int part = -1, parts = 1;
+    if (r >= 0) {
+      const int g0 = group_of(tile_begin, total, sk_groups);
+      parts = group_of(tile_begin + steps - 1, total, sk_groups) - g0 + 1;
+      part = parts > 1 ? sk - g0 : -1;
+    }
+#else
+  // sk_groups = SPLITS · split_tiles: every share lies in one tile, group sk has part sk % SPLITS
+  // of split tile sk / SPLITS (the same split as the loop's, in int arithmetic and no loop: the
+  // loop's 64-bit bookkeeping cost the 64×128 tiles a block per SM at 1032³ and 1548³).
+  {
+    const int r = sk < 0 ? -1 : sk / SPLITS;
+    const int part = sk < 0 || SPLITS == 1 ? -1 : sk % SPLITS, parts = SPLITS;
+    const int tile = sk < 0 ? grp : full_tiles + r;
+    const int k_begin = part < 0 ? 0 : (int)((long)part * steps / SPLITS) * KWG;
+    const int k_end = part < 0 ? Kp : (int)((long)(part + 1) * steps / SPLITS) * KWG;
+#endif
 #else
   const int k_begin = 0, k_end = Kp;
 #endif
@@ -330,27 +381,20 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   const int MVn = M / VWM, NVn = N / VWN;  // whole vectors in a row (guards)
   // Offsets and leading dimensions come in units of a_t / b_t.
 #if A_KM && A_VEC
-  At += a_off_v + m0v;
+  __global const a_t* restrict At = A0 + a_off_v + m0v;
 #elif A_KM
-  At += a_off_v + m0v * VWM;                  // column m0 of At, in floats
+  __global const a_t* restrict At = A0 + a_off_v + m0v * VWM;                  // column m0 of At, in floats
 #else
-  At += a_off_v + (size_t)m0v * VWM * lda_v;  // row m0 of the stored A
+  __global const a_t* restrict At = A0 + a_off_v + (size_t)m0v * VWM * lda_v;  // row m0 of the stored A
 #endif
 #if B_KN && B_VEC
-  B += b_off_v + n0v;
+  __global const b_t* restrict B = B0 + b_off_v + n0v;
 #elif B_KN
-  B += b_off_v + n0v * VWN;
+  __global const b_t* restrict B = B0 + b_off_v + n0v * VWN;
 #else
-  B += b_off_v + (size_t)n0v * VWN * ldb_v;   // row n0 of the stored N×K B
+  __global const b_t* restrict B = B0 + b_off_v + (size_t)n0v * VWN * ldb_v;   // row n0 of the stored N×K B
 #endif
   const int m_left = M - m0v * VWM, n_left = N - n0v * VWN;  // rows / columns of C left from here
-
-#if SA
-  __local floatM As[NBUF][KWG][MWGV + PADA];
-#endif
-#if SB
-  __local floatN Bs[NBUF][KWG][NWGV + PADB];
-#endif
 
   floatN acc[MWI][NWIV];
 #pragma unroll
@@ -570,7 +614,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   }
 
   // Epilogue: alpha and beta, guarded stores into the caller's C.
-  C += c_offset;
+  __global float* restrict C = C0 + c_offset;
   // Stores alpha·VALUE + beta·C for every element of this work-item; VALUE(g, v, h) gives its
   // vector of results (a macro so that the split-K path can add up its parts element by element,
   // each dead once stored, instead of holding a second set of accumulators).
@@ -611,7 +655,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   // A whole tile is stored at once; a part goes to the workspace, and the last part of a tile
   // adds them up. The barriers are outside any branch (PoCL miscompiled them inside one), so
   // groups of whole tiles pass them too, after their stores.
-  const int r = tile - full_tiles;            // which split tile (for part >= 0)
   const size_t tile_v = (size_t)MWG * NWGV;   // one partial tile, in vectors
   const size_t first = (size_t)MV(0, ty) * VWM * NWGV + NV(0, tx);  // this work-item's first element
   if (part < 0) {
@@ -629,7 +672,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   }
   barrier(CLK_GLOBAL_MEM_FENCE);     // ... and so is the whole group's
   if (lid == 0) {
-    last_part = part >= 0 && atomic_inc(counters + r) == SPLITS - 1;
+    last_part = part >= 0 && atomic_inc(counters + r) == parts - 1;
     if (last_part) counters[r] = 0;  // all parts have counted: ready for the next batch item
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -637,10 +680,12 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     DEVICE_FENCE();                  // acquire: the other parts' stores are visible here
     // All parts from the workspace, this one's too, in part order. Volatile loads: never from a
     // cache that may hold the workspace as it was before.
-    __global volatile const floatN* parts = ws + (size_t)r * SPLITS * tile_v + first;
-#define SUM_PARTS(g, v, h) sum_parts(parts + AT(g, v, h), tile_v)
+    __global volatile const floatN* from = ws + (size_t)r * SPLITS * tile_v + first;
+#define SUM_PARTS(g, v, h) sum_parts(from + AT(g, v, h), parts, tile_v)
     STORE_C(SUM_PARTS)
   }
+  barrier(CLK_LOCAL_MEM_FENCE);      // the next segment's copies reuse the local tiles
+  }  // the segment loop (or block)
 #else
   STORE_C(ACC)
 #endif
