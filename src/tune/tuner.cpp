@@ -140,14 +140,13 @@ class CandidateBench {
     g_.c = {dc_(), 0, s.n};
   }
 
-  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false,
-                  size_t sk_groups = 0) {
+  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false) {
     Measurement m;
     m.params = ps;
     GemmPlan plan;
     plan.path = kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
     plan.params = ps;
-    plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = sk_groups;
+    plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
     plan.pack_b = pack_b;
     const cl::CommandQueue& q = ctx_.queue();
     try {
@@ -385,11 +384,12 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
       const long splits = host_choice("SPLIT"), split_tiles = host_choice("SPLIT_TILES"), pack_b = host_choice("PACKB"),
                  sk_groups = host_choice("SK");
       const KernelParams full = resolve_params(d, ctx_.info(), kernel_params);
-      const SplitK split = choose_split(d, full, shape, splits, split_tiles, ctx_.info().compute_units);
-      m = bench.run(kernel, full, split, pack_b > 0, sk_groups > 0 ? size_t(sk_groups) : split.sk_groups);
+      SplitK split = choose_split(d, full, shape, splits, split_tiles, ctx_.info().compute_units);
+      if (sk_groups > 0) split.sk_groups = size_t(sk_groups);
+      m = bench.run(kernel, full, split, pack_b > 0);
       if (pack_b >= 0) m.params["PACKB"] = pack_b > 0 ? 1 : 0;
       if (splits >= 0) m.params["SPLIT"] = long(split.splits), m.params["SPLIT_TILES"] = long(split.split_tiles);
-      if (sk_groups > 0 || split.sk_groups > 0) m.params["SK"] = sk_groups > 0 ? sk_groups : long(split.sk_groups);
+      if (split.sk_groups > 0) m.params["SK"] = long(split.sk_groups);
     } catch (const Error& e) {  // a configuration the descriptor or the device rejects
       m.outcome = Measurement::Rejected;
       m.note = e.what();

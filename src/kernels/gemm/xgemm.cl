@@ -51,8 +51,8 @@
 // full_tiles computes tile b over all of K, as without SPLIT; the `sk_groups` groups after them
 // each take an equal share of the split tiles' K-steps, in tile order. A share may end inside a
 // tile and go on in the next, so such a group computes several segments, each a whole tile or a
-// part of one. (With sk_groups = S · split_tiles and S dividing the steps, every tile is cut into
-// S equal parts: plain split-K.) Every part stores its partial tile in the workspace `ws`; the
+// part of one. (With sk_groups = S · split_tiles every share lies in one tile, and every tile is
+// cut into S parts: plain split-K, built without the loop over segments.) Every part stores its partial tile in the workspace `ws`; the
 // last part of a tile to finish (an atomic count per tile) adds the parts in part order — the
 // result does not depend on which finished last — and writes C through the usual epilogue.
 
