@@ -54,6 +54,9 @@ const std::vector<Config> kConfigs = {
                         {"STRM", 0}, {"ASYNC", 3}, {"WX", 8}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}}},
     {GemmPath::Packed, {{"MWG", 64}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 2}, {"VWN", 8},
                         {"ASYNC", 2}, {"PACKA", 1}, {"KUNROLL", 4}}},
+    // The large entry's tiles with the register cap of two work-groups per SM (MINWG).
+    {GemmPath::Packed, {{"MWG", 128}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4},
+                        {"PADA", 1}, {"PADB", 1}, {"ASYNC", 2}, {"MINWG", 2}}},
     {GemmPath::Packed, {{"MWG", 32}, {"NWG", 64}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 2},
                         {"ASYNC", 4}, {"WX", 4}, {"PACKA", 0}, {"STRN", 0}, {"KUNROLL", 8}}},
 };
@@ -140,6 +143,19 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
   const KernelParams async3 = {{"ASYNC", 3}, {"MWG", 64}, {"NWG", 64}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 4}, {"VWN", 4}};
   EXPECT_NO_THROW(detail::resolve_params(d, hopper, async3));
   EXPECT_THROW(detail::resolve_params(d, turing, async3), Error);
+  // MINWG is a PTX directive: NVIDIA only, 1-4 work-groups, at most 2048 work-items per SM.
+  const KernelParams two_per_sm = {{"MINWG", 2}, {"MDIMC", 16}, {"NDIMC", 16}};
+  EXPECT_NO_THROW(detail::resolve_params(d, hopper, two_per_sm));
+  EXPECT_NO_THROW(detail::resolve_params(d, turing, two_per_sm));
+  if (dev.vendor.find("NVIDIA") == std::string::npos) {
+    EXPECT_THROW(detail::resolve_params(d, dev, two_per_sm), Error) << "MINWG outside NVIDIA";
+  }
+  EXPECT_THROW(detail::resolve_params(d, hopper, {{"MINWG", 5}}), Error);
+  EXPECT_THROW(detail::resolve_params(d, hopper, {{"MINWG", -1}}), Error);
+  EXPECT_THROW(detail::resolve_params(d, hopper, {{"MINWG", 3}, {"MWG", 128}, {"NWG", 128}, {"MDIMC", 32},
+                                                  {"NDIMC", 32}, {"VWM", 4}, {"VWN", 4}}),
+               Error)
+      << "3 groups of 1024 work-items exceed 2048 per SM";
   DeviceInfo nvidia_like = dev;
   nvidia_like.registers_per_work_group = 65536;
   EXPECT_THROW(detail::resolve_params(d, nvidia_like, {{"MWG", 256}, {"NWG", 128}, {"MDIMC", 16}, {"NDIMC", 8},

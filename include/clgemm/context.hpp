@@ -29,9 +29,11 @@ class Context {
 
   // Compiles (or finds in the cache) the program made of `sources` (paths under src/kernels,
   // concatenated in order) with the given build options, and creates kernel `entry` from it.
-  // Throws Error(BuildFailure) carrying the build log.
+  // Throws Error(BuildFailure) carrying the build log. `min_groups_per_cu` > 0 asks NVIDIA's
+  // assembler to fit that many work-groups on one compute unit (a register cap through PTX
+  // .minnctapersm, since OpenCL C has no launch bounds); other devices ignore it.
   cl::Kernel kernel(const std::vector<std::string>& sources, const std::string& options,
-                    const std::string& entry) const;
+                    const std::string& entry, unsigned min_groups_per_cu = 0) const;
 
   // The folder of the on-disk program cache; empty when it is disabled.
   std::string program_cache_dir() const;

@@ -60,6 +60,12 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         {"PACKA", 1, 1, "pack a row-major A into At before the kernel (1) or read it in place (0)", {0, 1}},
         {"WX", 0, 0, "work-items along N in a warp of 32 (0: plain numbering; warp tiling)", {0, 4, 8, 16}},
         {"ASYNC", 0, 0, "stages of the cp.async copy pipeline (0: off; NVIDIA sm_80 and newer)", {0, 2, 3, 4}},
+        // Host-side too: the build asks NVIDIA's assembler to fit MINWG work-groups per SM (PTX
+        // .minnctapersm, a register cap). The 128×128 kernel already takes 128 registers, yet ran
+        // faster with the cap (H200, 8192³: 21.85 -> 21.66 ms; 4096³ 2.77 -> 2.74). Split builds
+        // do without it (gemm_exec.cpp).
+        {"MINWG", 0, 0, "work-groups per compute unit the registers must allow (NVIDIA; 0: the compiler's choice)",
+         {0, 1, 2, 3, 4}},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -102,6 +108,11 @@ const GemmKernelDescriptor& xgemm_descriptor() {
            const long a = p(ps, "KWG") * p(ps, "MWG"), b = p(ps, "KWG") * p(ps, "NWG");
            return a % wgs(ps) == 0 && b % wgs(ps) == 0 && a % 32 == 0 && b % 32 == 0 && p(ps, "KWG") % 8 == 0 &&
                   p(ps, "MWG") % 4 == 0 && p(ps, "NWG") % 4 == 0;
+         }},
+        {"MINWG: 0, or 1 to 4 work-groups per unit, on NVIDIA (PTX), with at most 2048 work-items per unit",
+         [](const KernelParams& ps, const DeviceInfo& dev) {
+           const long n = p(ps, "MINWG");
+           return n == 0 || (n >= 1 && n <= 4 && dev.vendor.find("NVIDIA") != std::string::npos && n * wgs(ps) <= 2048);
          }},
         {"at most 256 accumulators per work-item",
          [](const KernelParams& ps, const DeviceInfo&) {

@@ -43,14 +43,14 @@ Context::~Context() = default;
 std::string Context::program_cache_dir() const { return programs_->disk_dir(); }
 
 cl::Kernel Context::kernel(const std::vector<std::string>& sources, const std::string& options,
-                           const std::string& entry) const {
+                           const std::string& entry, unsigned min_groups_per_cu) const {
   std::string name;
   for (const auto& path : sources) name += path + ";";
   cl::Program program = programs_->get(name, options, [&] {
     std::string text;
     for (const auto& path : sources) text += "// ---- " + path + "\n" + detail::kernel_source(path) + "\n";
     return text;
-  });
+  }, min_groups_per_cu);
   return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(program, entry.c_str()); });
 }
 

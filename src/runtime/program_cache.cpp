@@ -5,6 +5,7 @@
 #include <clgemm/error.hpp>
 
 #include "runtime/cl_error.hpp"
+#include "runtime/ptx_directives.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -37,33 +38,35 @@ void append_build_log(const cl::Program& program, const cl::Device& device, cons
 }  // namespace
 
 cl::Program ProgramCache::get(const std::string& name, const std::string& options_in,
-                              const std::function<std::string()>& source) {
+                              const std::function<std::string()>& source, unsigned min_groups_per_cu) {
   const std::string options = options_in + extra_options();
   // One lock across the build: builds are rare (once per variant) and serialising them keeps two
   // threads from compiling the same program at once.
   std::lock_guard<std::mutex> lock(mutex_);
-  auto key = std::make_pair(name, options);
+  auto key = std::make_pair(name, options + " [min groups per unit " + std::to_string(min_groups_per_cu) + "]");
   auto it = programs_.find(key);
   if (it != programs_.end()) return it->second;
-  cl::Program program = build(source(), options);
+  cl::Program program = build(source(), options, min_groups_per_cu);
   programs_.emplace(std::move(key), program);
   return program;
 }
 
-cl::Program ProgramCache::build(const std::string& source, const std::string& options) {
-  const std::string key = detail::DiskCache::key(
-      {device_.platform, device_.name, device_.vendor, device_.driver, device_.version, options, source});
+cl::Program ProgramCache::build(const std::string& source, const std::string& options, unsigned min_groups_per_cu) {
+  const std::string key = detail::DiskCache::key({device_.platform, device_.name, device_.vendor, device_.driver,
+                                                  device_.version, options, source,
+                                                  "min groups per unit " + std::to_string(min_groups_per_cu)});
   if (auto binary = disk_.load(key)) {
     try {
-      cl::Program::Binaries bins{*binary};
-      cl::Program program(context_, {device_.device}, bins);
-      program.build({device_.device}, options.c_str());
+      cl::Program program = build_from_binary(*binary, options);
+      append_build_log(program, device_.device, options + " (from the disk cache)");
       return program;
     } catch (const cl::Error&) {
       disk_.remove(key);  // a binary this driver no longer accepts: build from source below
     }
   }
   cl::Program program = build_from_source(source, options);
+  if (min_groups_per_cu > 0)
+    if (auto capped = with_min_groups(program, options, min_groups_per_cu)) program = *capped;
   try {
     auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
     if (!binaries.empty()) disk_.store(key, binaries.front());
@@ -71,6 +74,34 @@ cl::Program ProgramCache::build(const std::string& source, const std::string& op
     // Some drivers cannot return binaries; then only the in-memory cache applies.
   }
   return program;
+}
+
+cl::Program ProgramCache::build_from_binary(const std::vector<unsigned char>& binary, const std::string& options) {
+  cl::Program::Binaries bins{binary};
+  cl::Program program(context_, {device_.device}, bins);
+  program.build({device_.device}, options.c_str());
+  return program;
+}
+
+std::optional<cl::Program> ProgramCache::with_min_groups(const cl::Program& program, const std::string& options,
+                                                         unsigned min_groups_per_cu) {
+  try {
+    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.empty()) return std::nullopt;
+    std::string ptx(binaries.front().begin(), binaries.front().end());
+    size_t nuls = 0;  // a terminating NUL, if the driver put one, goes back at the end
+    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back(), ++nuls;
+    if (!detail::is_ptx(ptx)) return std::nullopt;
+    const auto edited = detail::with_min_blocks_per_sm(ptx, min_groups_per_cu);
+    if (!edited) return std::nullopt;
+    std::vector<unsigned char> bytes(edited->begin(), edited->end());
+    bytes.insert(bytes.end(), nuls, '\0');
+    cl::Program capped = build_from_binary(bytes, options);
+    append_build_log(capped, device_.device, options + " (.minnctapersm " + std::to_string(min_groups_per_cu) + ")");
+    return capped;
+  } catch (const cl::Error&) {
+    return std::nullopt;  // the driver refused the edited PTX: the compiler's own build stands
+  }
 }
 
 cl::Program ProgramCache::build_from_source(const std::string& source, const std::string& options) {

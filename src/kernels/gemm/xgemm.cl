@@ -22,6 +22,9 @@
 //                 registers, ASYNC-1 tiles ahead of the one being multiplied. That is double (or
 //                 triple...) buffering without DB's prefetch registers, so a 128-register kernel
 //                 keeps two work-groups per SM and still overlaps its loads with its arithmetic.
+// Two tunables are the host's and never read here: PACKA (pack a row-major A first) and MINWG
+// (on NVIDIA, the work-groups per SM that the assembler must leave registers for: PTX
+// .minnctapersm, added to the compiled program by the program cache).
 //
 // Operands (the host picks the form per call, not the tuner):
 //   A_KM = 1: A arrives transposed, At (K×M), rows of lda_v vectors of VWM floats: either the
