@@ -19,6 +19,11 @@ constexpr size_t kBigTile = 64 * 128;
 // waves: 10 parts (250 blocks) 0.452 ms, 25 tiles shared by 132 blocks 0.427. Smaller tiles keep
 // the parts (1032³ in 64×128: 21 tiles shared by 132 blocks 0.115 ms, 6 parts 0.081).
 constexpr size_t kStreamTile = 128 * 128;
+// ... but only after at most two rounds of whole tiles (one per unit): a split build of these
+// tiles keeps 148-172 registers, one block per SM instead of two, for its whole tiles too, which
+// costs more than a short last wave saves once there are many. H200, 4128³ (1056 whole tiles and
+// 33 left): 33 tiles shared by 132 groups 3.22 ms, unsplit 3.13 (seventh session).
+constexpr size_t kStreamMaxRounds = 2;
 // An alternative replaces the entry only when predicted this much faster: the model is off by
 // 5-15 % at shapes away from the tuned one, and the entry is the one measured fastest (1032³ on
 // the H100: the 64×64 runner-up in 5 parts, predicted 5 % faster than the entry's 64×128 tiles
@@ -105,7 +110,10 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
     const double t = predicted_seconds(c, call, units, split);
     if (t < best_time) best = split, best_time = t;
   }
-  if (best.splits > 1 && best.split_tiles < tiles && c.tile_m * c.tile_n >= kStreamTile) best.sk_groups = units;
+  if (best.splits > 1 && best.split_tiles < tiles && c.tile_m * c.tile_n >= kStreamTile) {
+    if (tiles - best.split_tiles > kStreamMaxRounds * std::max<size_t>(units, 1)) return SplitK{};
+    best.sk_groups = units;
+  }
   return best;
 }
 
