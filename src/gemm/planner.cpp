@@ -65,13 +65,6 @@ bool pack_b_choice(size_t m, size_t n, size_t k, const GemmOptions& o) {
 // Split-K is a feature of the xgemm kernel only.
 bool splits_k(const detail::GemmKernelDescriptor& desc) { return desc.info.id == "xgemm"; }
 
-detail::TileCandidate candidate_of(const detail::GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
-                                   const GemmShape& tuned) {
-  const auto [tm, tn] = desc.tile(full);
-  const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
-  return {tm, tn, tk, gflops, tuned};
-}
-
 struct Choice {
   KernelParams params;
   std::string note;
@@ -90,7 +83,7 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
   std::vector<detail::TileCandidate> cands;
   auto add = [&](const KernelParams& ps, double gflops) {
     try {
-      cands.push_back(candidate_of(desc, detail::resolve_params(desc, device, ps), gflops, e.shape));
+      cands.push_back(detail::candidate_of(desc, detail::resolve_params(desc, device, ps), gflops, e.shape));
       params.push_back(ps);
     } catch (const Error&) {  // does not fit this device: not a candidate
     }
@@ -110,7 +103,7 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
 detail::SplitK forced_split(const detail::GemmKernelDescriptor& desc, const KernelParams& full, const DeviceInfo& device,
                             size_t m, size_t n, size_t k, const GemmOptions& o) {
   if (!splits_k(desc) || o.force_splits <= 1) return {};
-  return detail::requested_split(candidate_of(desc, full, 1.0, {m, n, k}), {m, n, k}, device.compute_units,
+  return detail::requested_split(detail::candidate_of(desc, full, 1.0, {m, n, k}), {m, n, k}, device.compute_units,
                                  o.force_splits, o.force_split_tiles);
 }
 
@@ -178,7 +171,7 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
   // configuration with itself).
   detail::SplitK split = forced_split(desc, plan.params, device, m, n, k, o);
   if (splits_k(desc) && o.force_splits == 0) {
-    const detail::TileCandidate c = candidate_of(desc, plan.params, 1.0, {m, n, k});
+    const detail::TileCandidate c = detail::candidate_of(desc, plan.params, 1.0, {m, n, k});
     split = detail::best_split(c, {m, n, k}, device.compute_units);
   }
   plan.splits = split.splits, plan.split_tiles = split.split_tiles;

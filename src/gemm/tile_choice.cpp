@@ -62,6 +62,13 @@ double cost(const TileCandidate& c, const GemmShape& s, size_t units, const Spli
 
 }  // namespace
 
+TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
+                           const GemmShape& tuned) {
+  const auto [tm, tn] = desc.tile(full);
+  const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
+  return {tm, tn, tk, gflops, tuned};
+}
+
 SplitK split_last_wave(size_t tiles, size_t units, size_t k_steps, size_t splits) {
   units = std::max<size_t>(units, 1);
   const size_t left = tiles < units ? tiles : tiles % units;

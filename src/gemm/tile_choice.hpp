@@ -20,6 +20,8 @@
 
 #include <clgemm/ladder.hpp>
 
+#include "gemm/descriptor.hpp"
+
 #include <vector>
 
 namespace clgemm::detail {
@@ -29,6 +31,11 @@ struct TileCandidate {
   double gflops = 0;                         // measured at the tuned shape
   GemmShape tuned;                           // the shape it was measured on
 };
+
+// The model's view of configuration `full` (all parameters resolved) of a kernel with a tile:
+// its tile of C, its K-depth (KWG, else 1), and `gflops` measured at `tuned`.
+TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
+                           const GemmShape& tuned);
 
 // Split-K of the last wave: the last `split_tiles` tiles (row by row) are each computed by
 // `splits` blocks over consecutive K ranges of `k_split`; splits = 1 means no split. With

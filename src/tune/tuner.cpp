@@ -204,8 +204,7 @@ class CandidateBench {
 SplitK choose_split(const GemmKernelDescriptor& d, const KernelParams& full, const GemmShape& s, long splits,
                     long split_tiles, size_t units) {
   if (splits == 1 || splits < 0 || !d.tile) return {};
-  const auto [tm, tn] = d.tile(full);
-  const TileCandidate c{tm, tn, size_t(full.at("KWG")), 1.0, s};
+  const TileCandidate c = candidate_of(d, full, 1.0, s);
   if (splits == 0) return best_split(c, s, units);
   return requested_split(c, s, units, size_t(splits), size_t(std::max(0L, split_tiles)));
 }
