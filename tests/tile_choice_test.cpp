@@ -170,7 +170,10 @@ TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
   dev.compute_units = 132;
   detail::TuningEntry e;
   e.device = dev.name, e.architecture = "", e.vendor = "v", e.device_type = dev.kind_name();
-  e.shape_class = "medium", e.kernel = "xgemm", e.shape = kTuned, e.gflops = kBig.gflops, e.date = "2026-11-22";
+  // The class of 1024³ and 1032³ on this device's kind ("medium" on GPUs, "large" on CPUs).
+  const std::string cls = detail::shape_class(dev.kind, 1024, 1024, 1024);
+  ASSERT_EQ(detail::shape_class(dev.kind, 1032, 1032, 1032), cls);
+  e.shape_class = cls, e.kernel = "xgemm", e.shape = kTuned, e.gflops = kBig.gflops, e.date = "2026-11-22";
   e.params = {{"MWG", 64}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}};
   e.alternatives = {{{{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}},
                      kSmall.gflops}};

@@ -50,14 +50,37 @@ detail::TuningEntry entry(const std::string& device, const std::string& arch, co
 }
 
 TEST(TuningDatabase, ShapeClasses) {
-  EXPECT_EQ(detail::shape_class(16, 4096, 4096), "skinny");
-  EXPECT_EQ(detail::shape_class(4096, 8, 4096), "skinny");
-  EXPECT_EQ(detail::shape_class(100, 100, 100), "small");
-  EXPECT_EQ(detail::shape_class(1024, 1024, 1024), "medium");
-  EXPECT_EQ(detail::shape_class(2048, 2048, 2048), "mid");
-  EXPECT_EQ(detail::shape_class(1536, 1536, 1536), "medium");
-  EXPECT_EQ(detail::shape_class(1700, 1700, 1700), "mid");
-  EXPECT_EQ(detail::shape_class(4096, 4096, 4096), "large");
+  const auto gpu = DeviceKind::GPU, cpu = DeviceKind::CPU;
+  EXPECT_EQ(detail::shape_class(gpu, 16, 4096, 4096), "skinny");
+  EXPECT_EQ(detail::shape_class(gpu, 4096, 8, 4096), "skinny");
+  EXPECT_EQ(detail::shape_class(gpu, 100, 100, 100), "small");
+  EXPECT_EQ(detail::shape_class(gpu, 1024, 1024, 1024), "medium");
+  EXPECT_EQ(detail::shape_class(gpu, 2048, 2048, 2048), "mid");
+  EXPECT_EQ(detail::shape_class(gpu, 1536, 1536, 1536), "medium");
+  EXPECT_EQ(detail::shape_class(gpu, 1700, 1700, 1700), "mid");
+  EXPECT_EQ(detail::shape_class(gpu, 4096, 4096, 4096), "large");
+  // CPUs: the same skinny and small classes, lower borders above them.
+  EXPECT_EQ(detail::shape_class(cpu, 16, 1024, 1024), "skinny");
+  EXPECT_EQ(detail::shape_class(cpu, 100, 100, 100), "small");
+  EXPECT_EQ(detail::shape_class(cpu, 639, 640, 640), "medium");
+  EXPECT_EQ(detail::shape_class(cpu, 640, 640, 640), "mid");
+  EXPECT_EQ(detail::shape_class(cpu, 895, 896, 896), "mid");
+  EXPECT_EQ(detail::shape_class(cpu, 896, 896, 896), "large");
+  EXPECT_EQ(detail::shape_class(cpu, 1024, 1024, 1024), "large");
+}
+
+// Each class's entry is tuned on a shape the planner files under that same class, for GPUs and
+// CPUs alike; otherwise a tuned entry would serve calls it was never measured on.
+TEST(TuningDatabase, TuningShapesFallInTheirOwnClass) {
+  for (const auto kind : {DeviceKind::GPU, DeviceKind::CPU}) {
+    DeviceInfo dev;
+    dev.kind = kind;
+    const auto targets = detail::default_targets(dev, 100, {});
+    ASSERT_FALSE(targets.empty());
+    for (const auto& t : targets)
+      EXPECT_EQ(detail::shape_class(kind, t.shape.m, t.shape.n, t.shape.k), t.shape_class)
+          << dev.kind_name() << " " << t.shape.m << "x" << t.shape.n << "x" << t.shape.k;
+  }
 }
 
 TEST(TuningDatabase, RoundTripAndRejectsBadFiles) {
@@ -88,9 +111,12 @@ TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
   dev.name = "test device " + tag;
   dev.architecture = "test-arch-" + tag;
   dev.vendor = "test vendor " + tag;
+  // A shape of the "mid" class, which has no entry below and borrows the large one.
+  const size_t mid = dev.kind == DeviceKind::CPU ? 768 : 2048;
+  ASSERT_EQ(detail::shape_class(dev.kind, mid, mid, mid), "mid");
   // Nothing stored: defaults.
   EXPECT_FALSE(detail::find_tuning(dev, "large").has_value());
-  GemmPlan plan = plan_gemm(dev, 2048, 2048, 2048);
+  GemmPlan plan = plan_gemm(dev, mid, mid, mid);
   EXPECT_NE(plan.source.find("defaults"), std::string::npos) << plan.source;
 
   detail::TuningDatabase db;
@@ -121,18 +147,18 @@ TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
   EXPECT_NE(found->origin.find("device"), std::string::npos) << found->origin;
 
   // The planner uses the device's entry, and the GEMM it plans is still right.
-  plan = plan_gemm(dev, 2048, 2048, 2048);
+  plan = plan_gemm(dev, mid, mid, mid);
   EXPECT_EQ(plan.path, GemmPath::Packed);
   EXPECT_EQ(plan.params.at("MWG"), 16);
   EXPECT_NE(plan.source.find("user database"), std::string::npos) << plan.source;
-  EXPECT_NE(plan.source.find("borrowed by mid"), std::string::npos) << "2048³ is a mid shape: " << plan.source;
+  EXPECT_NE(plan.source.find("borrowed by mid"), std::string::npos) << mid << "³ is a mid shape: " << plan.source;
   EXPECT_FALSE(detail::find_tuning(dev, "skinny").has_value()) << "no entry for that class";
 
   // Forcing some parameters starts from the kernel's defaults, not from the tuned entry: a partial
   // override mixed into tuned values could make a combination nobody chose, or an invalid one.
   GemmOptions forced;
   forced.force_params = {{"KUNROLL", 4}};
-  plan = plan_gemm(dev, 2048, 2048, 2048, forced);
+  plan = plan_gemm(dev, mid, mid, mid, forced);
   EXPECT_EQ(plan.params, detail::resolve_params(detail::xgemm_descriptor(), dev, forced.force_params));
   EXPECT_NE(plan.source.find("overrides"), std::string::npos) << plan.source;
 }

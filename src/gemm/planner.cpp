@@ -129,7 +129,7 @@ std::string GemmPlan::describe() const {
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   GemmPlan plan;
   plan.pack_b = pack_b_choice(m, n, k, o);  // by size alone, whatever path and parameters follow
-  const std::string cls = detail::shape_class(m, n, k);
+  const std::string cls = detail::shape_class(device.kind, m, n, k);
   const auto found = find_entry(device, cls);
   if (o.force_path != GemmPath::Auto) {
     plan.path = o.force_path;

@@ -75,10 +75,19 @@ const TuningDatabase& user_database() {
 
 }  // namespace
 
-std::string shape_class(size_t m, size_t n, size_t k) {
+std::string shape_class(DeviceKind kind, size_t m, size_t n, size_t k) {
   if (std::min(m, n) <= 32) return "skinny";
   const double work = double(m) * double(n) * double(k);
-  if (work < 33554432.0) return "small";  // 2^25: 256³ itself (the class's tuning shape) included
+  if (work < 33554432.0) return "small";  // 2^25: 256³ itself (the GPU class's tuning shape) included
+  if (kind == DeviceKind::CPU) {
+    // The tuner measures CPU classes on smaller shapes (medium 512³, mid 768³, large 1024³;
+    // default_targets in tuner.cpp), so the borders sit between them, near their geometric
+    // means. With the GPU borders, 1024³ fell under "medium" and the large entry, tuned at
+    // 1024³, served only calls beyond about 2580³.
+    if (work < 640.0 * 640.0 * 640.0) return "medium";
+    if (work < 896.0 * 896.0 * 896.0) return "mid";
+    return "large";
+  }
   // 2^32 (about 1625³): 1536³ runs best on the 1024³ entry's tiles (64×128 read in place,
   // split: 34.6 TFLOP/s on the H100) rather than the 2048³ entry's (128×128: 24.7).
   if (work < 4294967296.0) return "medium";

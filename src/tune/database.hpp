@@ -15,13 +15,15 @@
 
 namespace clgemm::detail {
 
-// Shape classes: each gets its own tuned parameters.
-//   skinny  min(m, n) <= 32
-//   small   m·n·k < 2^25 (about 322³)
-//   medium  m·n·k < 2^31 (about 1290³)
-//   mid     m·n·k < 2^34 (about 2580³)
-//   large   everything else
-std::string shape_class(size_t m, size_t n, size_t k);
+// Shape classes: each gets its own tuned parameters. The borders follow the shapes the tuner
+// measures each class on (tuner.cpp, default_targets), which are smaller on CPUs.
+//            GPUs and others                    CPUs
+//   skinny   min(m, n) <= 32                    the same
+//   small    m·n·k < 2^25 (about 322³)          the same
+//   medium   m·n·k < 2^32 (about 1625³)         m·n·k < 640³
+//   mid      m·n·k < 2^34 (about 2580³)         m·n·k < 896³
+//   large    everything else                    everything else
+std::string shape_class(DeviceKind kind, size_t m, size_t n, size_t k);
 const std::vector<std::string>& shape_classes();
 
 // A runner-up of a tuning run: another tile shape, measured on the same shape as the entry. The
