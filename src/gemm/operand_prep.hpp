@@ -19,6 +19,10 @@ cl::Event enqueue_prepare_operand(const Context& ctx, const cl::CommandQueue& qu
                                   bool transpose, const cl::Buffer& dst, size_t out_rows, size_t out_cols,
                                   const std::vector<cl::Event>* wait = nullptr, size_t panel = 0);
 
+// Whether a transposing copy takes the float4 kernel (prepare_operand_t4) rather than the
+// element-wise one: rows of the source and of the output on 16-byte boundaries.
+bool uses_float4_transpose(const Context& ctx, const MatrixView& src, bool transpose, size_t out_cols, size_t panel);
+
 // Builds (or finds) the preparation kernel ahead of time, so later enqueues cannot fail to build.
 void build_prepare_operand(const Context& ctx, bool transpose, size_t panel = 0);
 
