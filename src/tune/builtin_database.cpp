@@ -507,7 +507,7 @@ const char* const kBuiltin = R"JSON({
     "ASYNC": 4,
     "DB": 0,
     "KUNROLL": 4,
-    "KWG": 16,
+    "KWG": 32,
     "MDIMC": 8,
     "MWG": 16,
     "NDIMC": 16,
