@@ -17,7 +17,6 @@ cl::Kernel prepare_kernel(const Context& ctx, bool transpose, size_t panel, cons
                               " -DTRANSPOSE=" + (transpose ? "1" : "0") + " -DPANEL=" + std::to_string(panel);
   return ctx.kernel({"util/prepare_operand.cl"}, options, entry);
 }
-
 }  // namespace
 
 // Every source row and every output vector must start on a 16-byte boundary (buffers themselves
