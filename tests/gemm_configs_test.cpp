@@ -59,6 +59,12 @@ const std::vector<Config> kConfigs = {
                         {"PADA", 1}, {"PADB", 1}, {"ASYNC", 2}, {"MINWG", 2}}},
     {GemmPath::Packed, {{"MWG", 32}, {"NWG", 64}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 2},
                         {"ASYNC", 4}, {"WX", 4}, {"PACKA", 0}, {"STRN", 0}, {"KUNROLL", 8}}},
+    // The sm_90 small entry's alternatives: tiles of 24 (not a power of two), 12-wide work-groups
+    // (144 and 192 work-items), K-steps of 48.
+    {GemmPath::Packed, {{"MWG", 24}, {"NWG", 24}, {"KWG", 48}, {"MDIMC", 12}, {"NDIMC", 12}, {"VWM", 2}, {"VWN", 2},
+                        {"ASYNC", 2}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 16}}},
+    {GemmPath::Packed, {{"MWG", 24}, {"NWG", 32}, {"KWG", 48}, {"MDIMC", 12}, {"NDIMC", 16}, {"VWM", 2}, {"VWN", 2},
+                        {"ASYNC", 3}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 16}}},
 };
 
 // Whether this device can run a configuration at all (the cp.async ones need an NVIDIA GPU).

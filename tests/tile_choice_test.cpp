@@ -204,5 +204,32 @@ TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
   EXPECT_DOUBLE_EQ(back.entries[0].alternatives[0].gflops, kSmall.gflops);
 }
 
+// The built-in sm_90 small entry (ninth session, H200, `clgemm tune --try` medians in µs): 16×32
+// tiles at 256³ (9.66; 128 blocks for 132 SMs), but at 257-264³ those make 153 blocks and
+// 24×24 tiles with K-steps of 48 are faster (258³: 11.7-12.3 against 12.8-13.7), and at 272-300³
+// 24×32 tiles (300³: 13.0 against 14.0 for 16×32). The load-balance model must pick them so.
+TEST(TileChoice, BuiltInH200SmallEntryPicksItsTilesByShape) {
+  namespace fs = std::filesystem;
+  const std::string path = (fs::temp_directory_path() / ("clgemm-none-" + std::to_string(fresh_seed()) + ".json")).string();
+  setenv("CLGEMM_TUNING_DB", path.c_str(), 1);  // no user entries: the built-in database alone
+  detail::reload_user_database();
+  DeviceInfo h200 = shared_context().info();
+  h200.name = "NVIDIA H200", h200.vendor = "NVIDIA Corporation", h200.architecture = "sm_90";
+  h200.kind = DeviceKind::GPU, h200.compute_units = 132, h200.local_mem_bytes = 49152;
+  h200.max_work_group_size = 1024, h200.max_work_item_sizes = {1024, 1024, 64};
+  h200.registers_per_work_group = 65536;
+  const auto tile_of = [&](size_t n) {
+    const GemmPlan p = plan_gemm(h200, n, n, n);
+    EXPECT_EQ(p.path, GemmPath::Packed) << n;
+    return std::make_pair(p.params.at("MWG"), p.params.at("NWG"));
+  };
+  using Tile = std::pair<long, long>;
+  for (size_t n : {64, 128, 129, 200, 256}) EXPECT_EQ(tile_of(n), Tile(16, 32)) << n << "³";
+  for (size_t n : {257, 258, 260, 264}) EXPECT_EQ(tile_of(n), Tile(24, 24)) << n << "³";
+  for (size_t n : {272, 288, 300}) EXPECT_EQ(tile_of(n), Tile(24, 32)) << n << "³";
+  unsetenv("CLGEMM_TUNING_DB");
+  detail::reload_user_database();
+}
+
 }  // namespace
 }  // namespace clgemm::test
