@@ -206,7 +206,7 @@ TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
 
 // The built-in sm_90 small entry (ninth session, H200, `clgemm tune --try` medians in µs): 16×32
 // tiles at 256³ (9.66; 128 blocks for 132 SMs), but at 257-264³ those make 153 blocks and
-// 24×24 tiles with K-steps of 48 are faster (258³: 11.7-12.3 against 12.8-13.7), and at 272-300³
+// 24×24 tiles with K-steps of 48 are faster (258³: 11.6-12.3 against 12.8-13.7), and at 272-300³
 // 24×32 tiles (300³: 13.0 against 14.0 for 16×32). The load-balance model must pick them so.
 TEST(TileChoice, BuiltInH200SmallEntryPicksItsTilesByShape) {
   namespace fs = std::filesystem;
