@@ -1,9 +1,13 @@
 // test_support.cpp — shared context, guarded device buffers and reference checks for the tests.
 #include "test_support.hpp"
 
+#include "tune/database.hpp"
+
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 namespace clgemm::test {
@@ -86,6 +90,23 @@ std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t co
   if (!(err <= tol))
     return ::testing::AssertionFailure() << "relative error " << err << " exceeds " << tol << " (seed " << seed << ")";
   return ::testing::AssertionSuccess();
+}
+
+ScopedDatabase::ScopedDatabase()
+    : path_((std::filesystem::temp_directory_path() / ("clgemm-tuning-" + std::to_string(fresh_seed()) + ".json"))
+                .string()) {
+  const char* old = std::getenv("CLGEMM_TUNING_DB");
+  had_old_ = old != nullptr;
+  if (old) old_ = old;
+  setenv("CLGEMM_TUNING_DB", path_.c_str(), 1);
+  detail::reload_user_database();
+}
+
+ScopedDatabase::~ScopedDatabase() {
+  if (had_old_) setenv("CLGEMM_TUNING_DB", old_.c_str(), 1);
+  else unsetenv("CLGEMM_TUNING_DB");
+  std::filesystem::remove(path_);
+  detail::reload_user_database();
 }
 
 }  // namespace clgemm::test

@@ -47,6 +47,22 @@ class GuardedBuffer {
 cl::Buffer upload(const Context& ctx, const std::vector<float>& host);
 std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t count);
 
+// Points the library's user tuning database ($CLGEMM_TUNING_DB) at a fresh, absent file for the
+// life of the object, so that only what a test writes there, and the built-in database, count.
+// Restores the variable and removes the file afterwards.
+class ScopedDatabase {
+ public:
+  ScopedDatabase();
+  ~ScopedDatabase();
+  ScopedDatabase(const ScopedDatabase&) = delete;
+  ScopedDatabase& operator=(const ScopedDatabase&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, old_;
+  bool had_old_ = false;
+};
+
 // Checks a GEMM result against the float64 reference: every element written (no poison left),
 // relative error within tolerance. Returns a gtest assertion result that names the seed.
 ::testing::AssertionResult matches_reference(const std::vector<float>& c, const std::vector<double>& ref, size_t k,

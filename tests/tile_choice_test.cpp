@@ -6,8 +6,7 @@
 #include "tune/database.hpp"
 #include "test_support.hpp"
 
-#include <cstdlib>
-#include <filesystem>
+#include <optional>
 
 namespace clgemm::test {
 namespace {
@@ -161,10 +160,7 @@ TEST(PackB, PlannerCopiesAnUnalignedBOnlyForLargeCalls) {
 }
 
 TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
-  namespace fs = std::filesystem;
-  const std::string path = (fs::temp_directory_path() / ("clgemm-tile-" + std::to_string(fresh_seed()) + ".json")).string();
-  setenv("CLGEMM_TUNING_DB", path.c_str(), 1);
-  detail::reload_user_database();
+  std::optional<ScopedDatabase> user_db(std::in_place);
   DeviceInfo dev = shared_context().info();
   dev.name = "tile choice device " + std::to_string(fresh_seed());
   dev.compute_units = 132;
@@ -179,16 +175,14 @@ TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
                      kSmall.gflops}};
   detail::TuningDatabase db;
   db.upsert(e);
-  detail::save_database(db, path);
+  detail::save_database(db, user_db->path());
   detail::reload_user_database();
   GemmOptions no_split;
   no_split.force_splits = 1;
   const GemmPlan even = plan_gemm(dev, 1024, 1024, 1024);
   const GemmPlan odd = plan_gemm(dev, 1032, 1032, 1032, no_split);
   const GemmPlan odd_split = plan_gemm(dev, 1032, 1032, 1032);
-  unsetenv("CLGEMM_TUNING_DB");
-  detail::reload_user_database();
-  fs::remove(path);
+  user_db.reset();  // the plans are made; the assertions below need no database
   EXPECT_EQ(even.params.at("MWG"), 64) << even.describe();
   EXPECT_EQ(odd.params.at("MWG"), 32) << odd.describe();
   EXPECT_NE(odd.source.find("alternative 1"), std::string::npos) << odd.source;
@@ -209,10 +203,7 @@ TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
 // 24×24 tiles with K-steps of 48 are faster (258³: 11.6-12.3 against 12.8-13.7), and at 272-300³
 // 24×32 tiles (300³: 13.0 against 14.0 for 16×32). The load-balance model must pick them so.
 TEST(TileChoice, BuiltInH200SmallEntryPicksItsTilesByShape) {
-  namespace fs = std::filesystem;
-  const std::string path = (fs::temp_directory_path() / ("clgemm-none-" + std::to_string(fresh_seed()) + ".json")).string();
-  setenv("CLGEMM_TUNING_DB", path.c_str(), 1);  // no user entries: the built-in database alone
-  detail::reload_user_database();
+  const ScopedDatabase no_user_entries;  // the built-in database alone
   DeviceInfo h200 = shared_context().info();
   h200.name = "NVIDIA H200", h200.vendor = "NVIDIA Corporation", h200.architecture = "sm_90";
   h200.kind = DeviceKind::GPU, h200.compute_units = 132, h200.local_mem_bytes = 49152;
@@ -227,8 +218,6 @@ TEST(TileChoice, BuiltInH200SmallEntryPicksItsTilesByShape) {
   for (size_t n : {64, 128, 129, 200, 256}) EXPECT_EQ(tile_of(n), Tile(16, 32)) << n << "³";
   for (size_t n : {257, 258, 260, 264}) EXPECT_EQ(tile_of(n), Tile(24, 24)) << n << "³";
   for (size_t n : {272, 288, 300}) EXPECT_EQ(tile_of(n), Tile(24, 32)) << n << "³";
-  unsetenv("CLGEMM_TUNING_DB");
-  detail::reload_user_database();
 }
 
 }  // namespace

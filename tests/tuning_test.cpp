@@ -8,37 +8,10 @@
 #include "tune/tuner.hpp"
 #include "test_support.hpp"
 
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 
 namespace clgemm::test {
 namespace {
-
-namespace fs = std::filesystem;
-
-// Points the library's user database at a fresh file for the life of the object.
-class ScopedDatabase {
- public:
-  ScopedDatabase() : path_((fs::temp_directory_path() / ("clgemm-tuning-" + std::to_string(fresh_seed()) + ".json")).string()) {
-    const char* old = std::getenv("CLGEMM_TUNING_DB");
-    had_old_ = old != nullptr;
-    if (old) old_ = old;
-    setenv("CLGEMM_TUNING_DB", path_.c_str(), 1);
-    detail::reload_user_database();
-  }
-  ~ScopedDatabase() {
-    if (had_old_) setenv("CLGEMM_TUNING_DB", old_.c_str(), 1);
-    else unsetenv("CLGEMM_TUNING_DB");
-    fs::remove(path_);
-    detail::reload_user_database();
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_, old_;
-  bool had_old_ = false;
-};
 
 detail::TuningEntry entry(const std::string& device, const std::string& arch, const std::string& vendor,
                           const std::string& type, const std::string& cls, KernelParams params) {
