@@ -149,5 +149,24 @@ TEST(TuneCli, TryChecksAndTimesConfigurationsWithSplitK) {
   EXPECT_NE(range.err.find("is not MxNxK"), std::string::npos) << range.err;
 }
 
+// `clgemm plan --edges split` shows the interior's plan and each strip's; --run checks the result
+// of the three GEMMs against float64 (the command fails on a wrong one).
+TEST(PlanCli, EdgesSplitShowsTheStripsAndRunsCorrectly) {
+  const Output o = run_cli("plan --m 200 --n 170 --k 90 --path packed --edges split --run --repeat 2 --json");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  ASSERT_TRUE(doc.contains("interior")) << o.out;
+  const size_t im = doc["interior"][0], in = doc["interior"][1];
+  EXPECT_LT(im, 200u);
+  EXPECT_LT(in, 170u);
+  ASSERT_EQ(doc["strips"].size(), 2u) << o.out;
+  EXPECT_EQ(doc["strips"][0]["shape"], std::to_string(200 - im) + "x170x90");
+  EXPECT_EQ(doc["strips"][1]["shape"], std::to_string(im) + "x" + std::to_string(170 - in) + "x90");
+  EXPECT_TRUE(doc["run"]["correct"].get<bool>()) << o.out;
+  const Output whole = run_cli("plan --m 200 --n 170 --k 90 --path packed --edges whole --json");
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  EXPECT_FALSE(nlohmann::json::parse(whole.out).contains("strips")) << whole.out;
+}
+
 }  // namespace
 #endif  // CLGEMM_TEST_CLI

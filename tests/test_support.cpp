@@ -109,4 +109,13 @@ ScopedDatabase::~ScopedDatabase() {
   detail::reload_user_database();
 }
 
+DeviceInfo fake_h200() {
+  DeviceInfo h200 = shared_context().info();
+  h200.name = "NVIDIA H200", h200.vendor = "NVIDIA Corporation", h200.architecture = "sm_90";
+  h200.kind = DeviceKind::GPU, h200.compute_units = 132, h200.local_mem_bytes = 49152;
+  h200.max_work_group_size = 1024, h200.max_work_item_sizes = {1024, 1024, 64};
+  h200.registers_per_work_group = 65536;
+  return h200;
+}
+
 }  // namespace clgemm::test

@@ -63,6 +63,10 @@ class ScopedDatabase {
   bool had_old_ = false;
 };
 
+// This machine's device described as an NVIDIA H200 (name, sm_90, 132 compute units, its local
+// memory and register file), for planner tests that read the built-in H200 entries.
+DeviceInfo fake_h200();
+
 // Checks a GEMM result against the float64 reference: every element written (no poison left),
 // relative error within tolerance. Returns a gtest assertion result that names the seed.
 ::testing::AssertionResult matches_reference(const std::vector<float>& c, const std::vector<double>& ref, size_t k,

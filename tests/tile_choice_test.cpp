@@ -204,11 +204,7 @@ TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
 // 24×32 tiles (300³: 13.0 against 14.0 for 16×32). The load-balance model must pick them so.
 TEST(TileChoice, BuiltInH200SmallEntryPicksItsTilesByShape) {
   const ScopedDatabase no_user_entries;  // the built-in database alone
-  DeviceInfo h200 = shared_context().info();
-  h200.name = "NVIDIA H200", h200.vendor = "NVIDIA Corporation", h200.architecture = "sm_90";
-  h200.kind = DeviceKind::GPU, h200.compute_units = 132, h200.local_mem_bytes = 49152;
-  h200.max_work_group_size = 1024, h200.max_work_item_sizes = {1024, 1024, 64};
-  h200.registers_per_work_group = 65536;
+  const DeviceInfo h200 = fake_h200();
   const auto tile_of = [&](size_t n) {
     const GemmPlan p = plan_gemm(h200, n, n, n);
     EXPECT_EQ(p.path, GemmPath::Packed) << n;

@@ -13,9 +13,11 @@ namespace {
 
 class ClgemmApi final : public Implementation {
  public:
-  explicit ClgemmApi(const Context& ctx) : ctx_(ctx), ops_(ctx) {
+  ClgemmApi(const Context& ctx, GemmOptions::Toggle edges) : ctx_(ctx), ops_(ctx), edges_(edges) {
     info_.name = "clgemm";
     info_.description = "clgemm::gemm, public API (the planner's choice of kernel)";
+    if (edges == GemmOptions::Toggle::On) info_.description += "; ragged edges always run apart (--edges split)";
+    if (edges == GemmOptions::Toggle::Off) info_.description += "; ragged edges never run apart (--edges whole)";
     info_.hardware = Hardware::OpenCLDevice;
     info_.timing = Timing::Events;
   }
@@ -38,6 +40,7 @@ class ClgemmApi final : public Implementation {
     std::vector<cl::Event> events;
     GemmOptions options;
     options.events = &events;
+    options.force_edge_split = edges_;
     gemm(call_, ctx_.queue()(), nullptr, options);
     ctx_.queue().finish();
     return elapsed_seconds(events);
@@ -48,12 +51,15 @@ class ClgemmApi final : public Implementation {
  private:
   const Context& ctx_;
   ClOperands ops_;
+  GemmOptions::Toggle edges_;
   ImplInfo info_;
   GemmCall call_;
 };
 
 }  // namespace
 
-std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx) { return std::make_unique<ClgemmApi>(ctx); }
+std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges) {
+  return std::make_unique<ClgemmApi>(ctx, edges);
+}
 
 }  // namespace clgemm::bench

@@ -60,6 +60,12 @@ struct GemmPlan {
   // temporary first, instead of reading it element by element. (Without the pipeline such a B
   // is always copied.)
   bool pack_b = false;
+  // Ragged edges run apart (packed path): when interior_m > 0, the call runs as up to three GEMMs
+  // on blocks of C, and the fields above describe the one on the interior, rows [0, interior_m)
+  // and columns [0, interior_n), which holds whole tiles only. The rows below it (all columns)
+  // and the columns right of it (the interior's rows) run as two more, each planned on its own
+  // by plan_gemm. Saves the padded tiles' work where the leftover rows and columns are few.
+  size_t interior_m = 0, interior_n = 0;
   std::string describe() const;
 };
 
@@ -74,6 +80,9 @@ struct GemmOptions {
   size_t force_sk_groups = 0;
   // GemmPlan::pack_b: Auto = the planner's choice.
   enum class Toggle { Auto, Off, On } force_pack_b = Toggle::Auto;
+  // GemmPlan::interior_m/n: Auto = the planner's choice; On = split off the edges whenever the
+  // packed path's tiles leave any and there is a whole tile; Off = never.
+  Toggle force_edge_split = Toggle::Auto;
   // If set, receives an event for every command the call enqueues, in order (for profiling: on a
   // queue with profiling enabled, elapsed_seconds() of them is the call's device time).
   std::vector<cl::Event>* events = nullptr;

@@ -3,6 +3,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "gemm/context_registry.hpp"
+#include "gemm/edge_split.hpp"
 #include "gemm/gemm_checks.hpp"
 #include "gemm/gemm_exec.hpp"
 #include "runtime/cl_error.hpp"
@@ -35,6 +36,26 @@ bool check_common(const GemmCall& call, cl_command_queue queue) {
   return call.m > 0 && call.n > 0;
 }
 
+// The GEMMs the plan runs: the whole call, or its interior and the two strips left over
+// (GemmPlan::interior_m), each strip planned for its own shape.
+std::vector<detail::GemmPart> parts_of(const DeviceInfo& device, const detail::RowMajorGemm& g,
+                                       const detail::BatchSpec& spec, const GemmPlan& plan, const GemmOptions& options) {
+  if (plan.interior_m == 0) return {{g, spec, plan}};
+  const size_t im = plan.interior_m, in = plan.interior_n;
+  GemmOptions whole = options;
+  whole.force_edge_split = GemmOptions::Toggle::Off;
+  std::vector<detail::GemmPart> parts;
+  auto add = [&](size_t row0, size_t rows, size_t col0, size_t cols, const GemmPlan* given) {
+    if (rows == 0 || cols == 0) return;
+    const detail::GemmBlock b = detail::block_of(g, spec, row0, rows, col0, cols);
+    parts.push_back({b.g, b.batch, given ? *given : plan_gemm(device, rows, cols, g.k, whole)});
+  };
+  add(0, im, 0, in, &plan);
+  add(im, g.m - im, 0, g.n, nullptr);  // the rows below the interior, full width
+  add(0, im, in, g.n - in, nullptr);   // the columns right of the interior
+  return parts;
+}
+
 void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_command_queue queue, cl_event* event,
          const GemmOptions& options) {
   const Context& ctx = detail::context_for_queue(queue);
@@ -49,7 +70,7 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
     return;
   }
   const GemmPlan plan = plan_gemm(ctx.info(), g.m, g.n, g.k, options);
-  hand_back(detail::enqueue_gemm(ctx, q, g, spec, plan, options.events), event);
+  hand_back(detail::enqueue_gemm(ctx, q, parts_of(ctx.info(), g, spec, plan, options), options.events), event);
 }
 
 }  // namespace

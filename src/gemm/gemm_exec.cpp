@@ -12,6 +12,8 @@
 #include "runtime/cl_error.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <mutex>
 
 namespace clgemm::detail {
 
@@ -37,8 +39,11 @@ cl::Buffer wrap(cl_mem m) { return cl::Buffer(m, true); }  // retain: the caller
 // NVIDIA driver left 7-20 µs gaps between kernels, measured at 774³ on the H200).
 class Chain {
  public:
-  Chain(const cl::CommandQueue& q, std::vector<cl::Event>* trace = nullptr)
-      : in_order_((q.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0), trace_(trace) {}
+  Chain(const cl::CommandQueue& q, std::vector<cl::Event>* trace = nullptr) : q_(q), in_order_(in_order(q)), trace_(trace) {}
+  static bool in_order(const cl::CommandQueue& q) {
+    return (q.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+  }
+  const cl::CommandQueue& queue() const { return q_; }
   bool in_order() const { return in_order_; }
   const std::vector<cl::Event>* wait() const { return last_.empty() || in_order_ ? nullptr : &last_; }
   void push(const cl::Event& e) {
@@ -48,6 +53,7 @@ class Chain {
   cl::Event last() const { return last_.empty() ? cl::Event() : last_.front(); }
 
  private:
+  cl::CommandQueue q_;
   bool in_order_;
   std::vector<cl::Event> last_;
   std::vector<cl::Event>* trace_;
@@ -65,8 +71,14 @@ size_t most_parts(size_t tiles, size_t steps, size_t groups) {
   return most;
 }
 
-cl::Event enqueue_direct(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
-                         const GemmPlan& plan, std::vector<cl::Event>* trace) {
+// Builds what a part needs and allocates its temporaries; `launch` then enqueues its commands.
+// Every part of a call is prepared before any is launched, so that a failure enqueues nothing.
+struct Prepared {
+  std::function<void(Chain&)> launch;
+  bool uses_scratch = false;  // its commands pass data through kept temporaries (Context::scratch)
+};
+
+Prepared prepare_direct(const Context& ctx, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = direct_descriptor();
   std::string options = build_options(plan.params) + " -DTRANS_A=" + (g.trans_a ? "1" : "0") +
                         " -DTRANS_B=" + (g.trans_b ? "1" : "0") + " -DBATCH_ARRAYS=" + (s.arrays ? "1" : "0");
@@ -103,15 +115,18 @@ cl::Event enqueue_direct(const Context& ctx, const cl::CommandQueue& q, const Ro
     k.setArg(i++, sizeof(cl_mem), nullptr);
   }
   const cl::NDRange g2 = d.global({g.m, g.n, g.k}, plan.params), l2 = d.local(plan.params);
-  cl::Event ev;
-  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(g2[0], g2[1], s.count), cl::NDRange(l2[0], l2[1], 1), nullptr,
-                         &ev);
-  if (trace) trace->push_back(ev);
-  return ev;
+  const cl::NDRange global(g2[0], g2[1], s.count), local(l2[0], l2[1], 1);
+  // The per-batch arrays travel with the launch: a kernel argument does not keep its buffer alive.
+  return {[k, global, local, scalars, offsets](Chain& chain) {
+            cl::Event ev;
+            chain.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
+            chain.push(ev);
+          },
+          false};
 }
 
-cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
-                         const GemmPlan& plan, std::vector<cl::Event>* trace) {
+Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
+                        const GemmPlan& plan) {
   const GemmKernelDescriptor& d = xgemm_descriptor();
   const KernelParams& ps = plan.params;
   const size_t mwg = p(ps, "MWG"), nwg = p(ps, "NWG"), kwg = p(ps, "KWG"), vwm = p(ps, "VWM"), vwn = p(ps, "VWN");
@@ -198,12 +213,9 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
   // for the next call (Context::scratch): each call's commands run after the previous call's, and
   // the NVIDIA driver allocates a new buffer when it is first used, between two kernels (a 0.02-0.1
   // ms gap). An out-of-order queue may run two calls at once, so there each call has its own.
-  Chain chain(q, trace);
-  // Only a pack and the GEMM after it pass data between commands through a kept buffer.
-  std::unique_lock<std::mutex> hold;
-  if (chain.in_order() && (a_packed || b_packed)) hold = ctx.scratch_guard();
+  const bool in_order = Chain::in_order(q);
   auto temporary = [&](const char* role, size_t bytes, bool zeroed = false) {
-    if (chain.in_order()) return ctx.scratch(q, role, bytes, zeroed);
+    if (in_order) return ctx.scratch(q, role, bytes, zeroed);
     return zeroed ? ctx.zeroed_buffer(bytes) : ctx.buffer(bytes);
   };
   cl::Buffer ap = a_packed ? temporary("packed A", pk * pm * sizeof(float)) : a;
@@ -219,51 +231,57 @@ cl::Event enqueue_packed(const Context& ctx, const cl::CommandQueue& q, const Ro
     counters = temporary("split-K counts", count_bytes, true);
   }
 
-  for (size_t i = 0; i < s.count; ++i) {
-    const BatchItem it = batch_item(g, s, i);
-    if (a_packed) {
-      // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
-      MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
-      chain.push(enqueue_prepare_operand(ctx, q, av, !g.trans_a, ap, pk, pm, chain.wait()));
+  // Split-K numbers its groups along one dimension: the whole tiles, then the parts.
+  const cl::NDRange global = split ? cl::NDRange(blocks * p(ps, "NDIMC"), p(ps, "MDIMC")) : d.global({pm, pn, pk}, ps);
+  const cl::NDRange local = d.local(ps);
+  // Copies of everything above that the commands need; the context outlives the call.
+  auto launch = [=, &ctx](Chain& chain) mutable {
+    const cl::CommandQueue& queue = chain.queue();
+    for (size_t i = 0; i < s.count; ++i) {
+      const BatchItem it = batch_item(g, s, i);
+      if (a_packed) {
+        // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
+        MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
+        chain.push(enqueue_prepare_operand(ctx, queue, av, !g.trans_a, ap, pk, pm, chain.wait()));
+      }
+      if (b_packed) {
+        MatrixView bv{&b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
+        chain.push(enqueue_prepare_operand(ctx, queue, bv, g.trans_b, bp, pk, pn, chain.wait()));
+      }
+      int arg = 0;
+      k.setArg(arg++, cl_int(g.m));
+      k.setArg(arg++, cl_int(g.n));
+      k.setArg(arg++, cl_int(g.k));
+      k.setArg(arg++, cl_int(pk));
+      k.setArg(arg++, it.alpha);
+      k.setArg(arg++, it.beta);
+      k.setArg(arg++, ap);
+      k.setArg(arg++, cl_ulong(a_packed ? 0 : it.a / a_unit));
+      k.setArg(arg++, cl_int(a_packed ? pm / vwm : g.a.ld / a_unit));
+      k.setArg(arg++, bp);
+      k.setArg(arg++, cl_ulong(b_packed ? 0 : it.b / b_unit));
+      k.setArg(arg++, cl_int(b_packed ? pn / vwn : g.b.ld / b_unit));
+      k.setArg(arg++, c);
+      k.setArg(arg++, cl_ulong(it.c));
+      k.setArg(arg++, cl_int(g.c.ld));
+      k.setArg(arg++, cl_int(tiles_n));
+      k.setArg(arg++, cl_int(full_tiles));
+      k.setArg(arg++, cl_int(split_tiles));
+      k.setArg(arg++, cl_int(sk_groups));
+      if (split) {
+        k.setArg(arg++, ws);
+        k.setArg(arg++, counters);
+      } else {
+        k.setArg(arg++, sizeof(cl_mem), nullptr);
+        k.setArg(arg++, sizeof(cl_mem), nullptr);
+      }
+      cl::Event ev;
+      queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
+      chain.push(ev);
     }
-    if (b_packed) {
-      MatrixView bv{&b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
-      chain.push(enqueue_prepare_operand(ctx, q, bv, g.trans_b, bp, pk, pn, chain.wait()));
-    }
-    int arg = 0;
-    k.setArg(arg++, cl_int(g.m));
-    k.setArg(arg++, cl_int(g.n));
-    k.setArg(arg++, cl_int(g.k));
-    k.setArg(arg++, cl_int(pk));
-    k.setArg(arg++, it.alpha);
-    k.setArg(arg++, it.beta);
-    k.setArg(arg++, ap);
-    k.setArg(arg++, cl_ulong(a_packed ? 0 : it.a / a_unit));
-    k.setArg(arg++, cl_int(a_packed ? pm / vwm : g.a.ld / a_unit));
-    k.setArg(arg++, bp);
-    k.setArg(arg++, cl_ulong(b_packed ? 0 : it.b / b_unit));
-    k.setArg(arg++, cl_int(b_packed ? pn / vwn : g.b.ld / b_unit));
-    k.setArg(arg++, c);
-    k.setArg(arg++, cl_ulong(it.c));
-    k.setArg(arg++, cl_int(g.c.ld));
-    k.setArg(arg++, cl_int(tiles_n));
-    k.setArg(arg++, cl_int(full_tiles));
-    k.setArg(arg++, cl_int(split_tiles));
-    k.setArg(arg++, cl_int(sk_groups));
-    if (split) {
-      k.setArg(arg++, ws);
-      k.setArg(arg++, counters);
-    } else {
-      k.setArg(arg++, sizeof(cl_mem), nullptr);
-      k.setArg(arg++, sizeof(cl_mem), nullptr);
-    }
-    cl::Event ev;
-    // Split-K numbers its groups along one dimension: the whole tiles, then the parts.
-    const cl::NDRange global = split ? cl::NDRange(blocks * p(ps, "NDIMC"), p(ps, "MDIMC")) : d.global({pm, pn, pk}, ps);
-    q.enqueueNDRangeKernel(k, cl::NullRange, global, d.local(ps), chain.wait(), &ev);
-    chain.push(ev);
-  }
-  return chain.last();
+  };
+  // Only a pack and the GEMM after it pass data between commands through a kept buffer.
+  return {launch, in_order && (a_packed || b_packed)};
 }
 
 }  // namespace
@@ -292,12 +310,39 @@ cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& q, const Row
   });
 }
 
+cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& q, const std::vector<GemmPart>& parts,
+                       std::vector<cl::Event>* trace) {
+  return guard_cl("enqueueing a GEMM", [&] {
+    std::vector<Prepared> prepared;
+    bool uses_scratch = false;
+    for (const GemmPart& part : parts) {
+      prepared.push_back(part.plan.path == GemmPath::Packed ? prepare_packed(ctx, q, part.g, part.batch, part.plan)
+                                                            : prepare_direct(ctx, part.g, part.batch, part.plan));
+      uses_scratch = uses_scratch || prepared.back().uses_scratch;
+    }
+    // Held while enqueueing, so that another thread's call on this queue cannot put its commands
+    // between a pack into a kept temporary and the GEMM that reads it.
+    std::unique_lock<std::mutex> hold;
+    if (uses_scratch) hold = ctx.scratch_guard();
+    // On an in-order queue the parts follow each other anyway. On an out-of-order one they may
+    // run at once (their blocks of C are disjoint), and a marker waits for all of them.
+    std::vector<cl::Event> ends;
+    for (const Prepared& p : prepared) {
+      Chain chain(q, trace);
+      p.launch(chain);
+      ends.push_back(chain.last());
+    }
+    if (ends.size() == 1 || Chain::in_order(q)) return ends.back();
+    cl::Event all;
+    q.enqueueMarkerWithWaitList(&ends, &all);
+    if (trace) trace->push_back(all);
+    return all;
+  });
+}
+
 cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
                        const GemmPlan& plan, std::vector<cl::Event>* trace) {
-  return guard_cl("enqueueing a GEMM", [&] {
-    return plan.path == GemmPath::Packed ? enqueue_packed(ctx, q, g, s, plan, trace)
-                                         : enqueue_direct(ctx, q, g, s, plan, trace);
-  });
+  return enqueue_gemm(ctx, q, {GemmPart{g, s, plan}}, trace);
 }
 
 }  // namespace clgemm::detail

@@ -26,6 +26,18 @@ struct BatchSpec {
 cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch,
                        const GemmPlan& plan, std::vector<cl::Event>* trace = nullptr);
 
+// One GEMM of a call that runs as several, on disjoint blocks of C (edge_split.hpp).
+struct GemmPart {
+  RowMajorGemm g;
+  BatchSpec batch;
+  GemmPlan plan;
+};
+
+// The parts in order, with the same guarantees: all are built and allocated before any command
+// is enqueued; the event completes when all of them have.
+cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& queue, const std::vector<GemmPart>& parts,
+                       std::vector<cl::Event>* trace = nullptr);
+
 // Only C = beta·C (k = 0 or alpha = 0): A and B are not read.
 cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch,
                         std::vector<cl::Event>* trace = nullptr);

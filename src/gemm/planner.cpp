@@ -4,6 +4,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "gemm/descriptor.hpp"
+#include "gemm/edge_split.hpp"
 #include "gemm/tile_choice.hpp"
 #include "gemm/direct_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
@@ -107,6 +108,9 @@ detail::SplitK forced_split(const detail::GemmKernelDescriptor& desc, const Kern
                                  o.force_splits, o.force_split_tiles);
 }
 
+// The plan for the whole call, edges included.
+GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o);
+
 }  // namespace
 
 std::string GemmPlan::describe() const {
@@ -123,10 +127,30 @@ std::string GemmPlan::describe() const {
   else if (splits > 1)
     os << "; split-K: the last " << split_tiles << " tiles in " << splits << " parts along K (the last wave would "
        << "leave compute units idle)";
+  if (interior_m > 0)
+    os << "; edges apart: this is the plan of the interior " << interior_m << "x" << interior_n
+       << " (whole tiles), and the rows below it and the columns right of it run as two more GEMMs, planned on their own";
   return os.str();
 }
 
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
+  const GemmPlan whole = plan_whole(device, m, n, k, o);
+  if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off) return whole;
+  const size_t tile_m = size_t(detail::p(whole.params, "MWG")), tile_n = size_t(detail::p(whole.params, "NWG"));
+  const bool split = o.force_edge_split == GemmOptions::Toggle::On ? detail::interior_of(m, n, tile_m, tile_n).m > 0
+                     : device.kind == DeviceKind::GPU &&
+                           detail::edge_split_pays(m, n, k, tile_m, tile_n, device.compute_units);
+  if (!split) return whole;
+  const detail::Interior in = detail::interior_of(m, n, tile_m, tile_n);
+  GemmPlan inner = plan_whole(device, in.m, in.n, k, o);
+  if (inner.path != GemmPath::Packed) return whole;
+  inner.interior_m = in.m, inner.interior_n = in.n;
+  return inner;
+}
+
+namespace {
+
+GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   GemmPlan plan;
   plan.pack_b = pack_b_choice(m, n, k, o);  // by size alone, whatever path and parameters follow
   const std::string cls = detail::shape_class(device.kind, m, n, k);
@@ -179,5 +203,7 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
                                               plan.split_tiles, detail::has_cp_async(device));
   return plan;
 }
+
+}  // namespace
 
 }  // namespace clgemm

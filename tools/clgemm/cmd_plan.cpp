@@ -17,6 +17,7 @@ struct PlanOptions {
   DeviceOptions dev;
   size_t m = 0, n = 0, k = 0;
   std::string path = "auto";
+  std::string edges = "auto";  // GemmOptions::force_edge_split
   bool run = false;
   int repeat = 10;
 };
@@ -60,14 +61,37 @@ void run_plan(const PlanOptions& o) {
   const DeviceInfo d = open_device(o.dev);
   GemmOptions go;
   go.force_path = o.path == "direct" ? GemmPath::Direct : o.path == "packed" ? GemmPath::Packed : GemmPath::Auto;
+  go.force_edge_split = o.edges == "split"   ? GemmOptions::Toggle::On
+                        : o.edges == "whole" ? GemmOptions::Toggle::Off
+                                             : GemmOptions::Toggle::Auto;
   const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
                         {"path", plan.path == GemmPath::Packed ? "packed" : "direct"},
                         {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason}};
+  // With the edges apart: the two strips' own plans (the rows below the interior, then the
+  // columns right of it), as the call would run them.
+  std::vector<std::pair<std::string, GemmPlan>> strips;
+  if (plan.interior_m > 0) {
+    GemmOptions alone = go;
+    alone.force_edge_split = GemmOptions::Toggle::Off;
+    const size_t im = plan.interior_m, in = plan.interior_n;
+    auto add = [&](size_t m, size_t n) {
+      if (m > 0 && n > 0)
+        strips.push_back({std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(o.k),
+                          plan_gemm(d, m, n, o.k, alone)});
+    };
+    add(o.m - im, o.n);
+    add(im, o.n - in);
+    doc["interior"] = {im, in};
+    for (const auto& [shape, p] : strips)
+      doc["strips"].push_back({{"shape", shape}, {"path", p.path == GemmPath::Packed ? "packed" : "direct"},
+                               {"params", p.params}, {"source", p.source}});
+  }
   if (o.run) doc["run"] = run_planned(d, o, go);
   emit_json(o.dev, doc);
   if (o.dev.json) return;
   std::cout << o.m << "x" << o.n << "x" << o.k << " on " << d.name << ": " << plan.describe() << "\n";
+  for (const auto& [shape, p] : strips) std::cout << "  strip " << shape << ": " << p.describe() << "\n";
   if (o.run) {
     const auto& r = doc["run"];
     std::cout << "first call " << fixed(r["first_call_s"].get<double>() * 1e3, 1) << " ms (kernel build or cache load "
@@ -90,6 +114,9 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--k", o->k, "columns of op(A), rows of op(B)")->required()->check(kPositiveSize);
   cmd->add_option("--path", o->path, "force a path: auto, direct or packed")
       ->check(CLI::IsMember({"auto", "direct", "packed"}));
+  cmd->add_option("--edges", o->edges,
+                  "ragged edges of the packed path: auto, split (the interior and two strips as three GEMMs) or whole")
+      ->check(CLI::IsMember({"auto", "split", "whole"}));
   cmd->add_flag("--run", o->run, "also run it through the public API: first-call latency, then warm calls");
   cmd->add_option("--repeat,-r", o->repeat, "warm calls with --run")->check(CLI::Range(1, 100000));
   cmd->callback([o] { run_plan(*o); });

@@ -1,0 +1,225 @@
+// edge_split_test.cpp — ragged edges run apart (GemmPlan::interior_m): the interior and the two
+// strips left over are three GEMMs on blocks of C; every layout, transpose and batch form must
+// give the same results as one GEMM, without writing outside C, on in-order and out-of-order
+// queues; and the plan says when it splits.
+#include <clgemm/gemm.hpp>
+
+#include "gemm/edge_split.hpp"
+#include "gemm/xgemm_kernel.hpp"
+#include "gemm_case.hpp"
+#include "test_support.hpp"
+
+#include <tuple>
+
+namespace clgemm::test {
+namespace {
+
+// Small tiles, so that small shapes have an interior and edges on both sides.
+const KernelParams kSmallTiles = {{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2},
+                                  {"VWN", 2}};
+// The cp.async pipeline with A read in place (NVIDIA sm_80+ only).
+const KernelParams kAsyncTiles = {{"MWG", 64}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4},
+                                  {"VWN", 2}, {"ASYNC", 3}, {"PACKA", 0}};
+
+GemmOptions split_options(const KernelParams& params) {
+  GemmOptions o;
+  o.force_path = GemmPath::Packed;
+  o.force_params = params;
+  o.force_edge_split = GemmOptions::Toggle::On;
+  return o;
+}
+
+TEST(EdgeSplitBlocks, OffsetsMoveToTheBlocksFirstRowAndColumn) {
+  detail::RowMajorGemm g;
+  g.m = 100, g.n = 90, g.k = 80;
+  g.a = {nullptr, 5, 81}, g.b = {nullptr, 7, 95}, g.c = {nullptr, 11, 91};
+  detail::BatchSpec arrays;
+  arrays.count = 2, arrays.arrays = true;
+  arrays.a_offsets = {0, 1000}, arrays.b_offsets = {3, 2000}, arrays.c_offsets = {4, 3000};
+  const auto plain = detail::block_of(g, {}, 64, 36, 32, 58);
+  EXPECT_EQ(plain.g.m, 36u);
+  EXPECT_EQ(plain.g.n, 58u);
+  EXPECT_EQ(plain.g.k, 80u);
+  EXPECT_EQ(plain.g.a.offset, 5u + 64 * 81);  // row 64 of A
+  EXPECT_EQ(plain.g.b.offset, 7u + 32);       // column 32 of B
+  EXPECT_EQ(plain.g.c.offset, 11u + 64 * 91 + 32);
+  g.trans_a = g.trans_b = true;  // Aᵀ stored k×m, Bᵀ stored n×k
+  const auto transposed = detail::block_of(g, arrays, 64, 36, 32, 58);
+  EXPECT_EQ(transposed.g.a.offset, 5u + 64);       // column 64 of Aᵀ
+  EXPECT_EQ(transposed.g.b.offset, 7u + 32 * 95);  // row 32 of Bᵀ
+  EXPECT_EQ(transposed.batch.a_offsets, (std::vector<size_t>{64, 1064}));
+  EXPECT_EQ(transposed.batch.b_offsets, (std::vector<size_t>{3 + 32 * 95, 2000 + 32 * 95}));
+  EXPECT_EQ(transposed.batch.c_offsets, (std::vector<size_t>{4 + 64 * 91 + 32, 3000 + 64 * 91 + 32}));
+}
+
+TEST(EdgeSplitBlocks, InteriorHoldsWholeTilesOnly) {
+  using detail::interior_of;
+  EXPECT_EQ(interior_of(2064, 2064, 128, 128).m, 2048u);
+  EXPECT_EQ(interior_of(2064, 2100, 128, 64).n, 2048u);
+  EXPECT_EQ(interior_of(2048, 2048, 128, 128).m, 0u) << "no edge";
+  EXPECT_EQ(interior_of(100, 2064, 128, 128).m, 0u) << "no whole tile along M";
+  EXPECT_EQ(interior_of(2048, 2050, 128, 128).m, 2048u) << "an edge along N only";
+}
+
+TEST(EdgeSplitPlan, ForcedOnSplitsAndOffKeepsOneGemm) {
+  const DeviceInfo& d = shared_context().info();
+  GemmOptions on = split_options(kSmallTiles);
+  const GemmPlan split = plan_gemm(d, 200, 170, 300, on);
+  EXPECT_EQ(split.interior_m, 192u);
+  EXPECT_EQ(split.interior_n, 160u);
+  EXPECT_NE(split.describe().find("edges apart"), std::string::npos) << split.describe();
+  const GemmPlan aligned = plan_gemm(d, 192, 160, 300, on);
+  EXPECT_EQ(aligned.interior_m, 0u) << "nothing to split off";
+  GemmOptions off = on;
+  off.force_edge_split = GemmOptions::Toggle::Off;
+  EXPECT_EQ(plan_gemm(d, 200, 170, 300, off).interior_m, 0u);
+  GemmOptions direct = on;
+  direct.force_path = GemmPath::Direct;
+  direct.force_params.clear();
+  EXPECT_EQ(plan_gemm(d, 200, 170, 300, direct).interior_m, 0u) << "the direct kernel has no tiles to pad";
+}
+
+// The rule on the built-in H200 entries (H200 measurements in edge_split.hpp): split where the
+// interior saves a wave of tiles and the strips are thin; not where no wave is saved, the strips
+// are wide, or the call is small.
+TEST(EdgeSplitPlan, H200SplitsWhereItMeasuredFaster) {
+  const ScopedDatabase no_user_entries;
+  const DeviceInfo h200 = fake_h200();
+  const auto interior = [&](size_t m, size_t n, size_t k) {
+    const GemmPlan p = plan_gemm(h200, m, n, k);
+    return std::make_pair(p.interior_m, p.interior_n);
+  };
+  using Size = std::pair<size_t, size_t>;
+  EXPECT_EQ(interior(2064, 2064, 2064), Size(2048, 2048));
+  EXPECT_EQ(interior(4128, 4128, 4128), Size(4096, 4096));
+  EXPECT_EQ(interior(4100, 4100, 4100), Size(4096, 4096));
+  EXPECT_EQ(interior(2048, 2064, 2048), Size(2048, 2048));
+  for (size_t n : {1032, 1548, 2000, 2100, 3000, 3999, 4000, 4096})
+    EXPECT_EQ(interior(n, n, n), Size(0, 0)) << n << "³";
+  EXPECT_EQ(interior(4096, 4096, 2064), Size(0, 0)) << "a ragged K needs no split";
+  DeviceInfo cpu = h200;
+  cpu.kind = DeviceKind::CPU;
+  EXPECT_EQ(plan_gemm(cpu, 2064, 2064, 2064).interior_m, 0u) << "measured on GPUs only";
+}
+
+class EdgeSplitSweep : public ::testing::TestWithParam<KernelParams> {};
+
+TEST_P(EdgeSplitSweep, SweepMatchesOpenBlas) {
+  if (GetParam().count("ASYNC") && !detail::has_cp_async(shared_context().info()))
+    GTEST_SKIP() << "needs cp.async (an NVIDIA GPU, sm_80 or newer)";
+  const GemmOptions o = split_options(GetParam());
+  // Edges along M, N or both; an edge of one row or column; no interior (1³, 31×100); K below
+  // one tile depth and across many.
+  const std::tuple<size_t, size_t, size_t> shapes[] = {{65, 63, 130}, {129, 65, 7},  {200, 170, 300}, {1, 1, 1},
+                                                       {31, 100, 50}, {100, 31, 50}, {129, 64, 33},   {64, 129, 1000}};
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes})
+        for (const auto& [m, n, k] : shapes) {
+          run_case({layout, ta, tb, m, n, k, 3, 13, -1.5f, 0.5f}, o);
+          run_case({layout, ta, tb, m, n, k, 0, 0, 1.0f, 0.0f}, o);
+          if (HasFatalFailure()) return;
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, EdgeSplitSweep, ::testing::Values(kSmallTiles, kAsyncTiles),
+                         [](const auto& info) { return info.index == 0 ? "SmallTiles" : "Async"; });
+
+// Row-major C = alpha·A·B + beta·C in double.
+std::vector<double> reference(size_t m, size_t n, size_t k, float alpha, const float* a, const float* b, float beta,
+                              const float* c) {
+  std::vector<double> out(m * n);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      double acc = 0;
+      for (size_t p = 0; p < k; ++p) acc += double(a[i * k + p]) * b[p * n + j];
+      out[i * n + j] = alpha * acc + (beta == 0 ? 0.0 : beta * double(c[i * n + j]));
+    }
+  return out;
+}
+
+GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, cl_mem a, cl_mem b, cl_mem c) {
+  GemmCall call;
+  call.m = m, call.n = n, call.k = k, call.alpha = alpha, call.beta = beta;
+  call.a = {a, 0, k};
+  call.b = {b, 0, n};
+  call.c = {c, 0, n};
+  return call;
+}
+
+void wait_and_release(cl_event ev) {
+  ASSERT_NE(ev, nullptr);
+  ASSERT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
+  clReleaseEvent(ev);
+}
+
+// Every batch item's blocks move with its own offsets; the gaps between the items stay untouched.
+TEST(EdgeSplitBatches, StridedAndArraysMatchTheReference) {
+  Context& ctx = shared_context();
+  const size_t m = 70, n = 45, k = 33, batches = 3;
+  const size_t sa = m * k + 5, sb = k * n + 2, sc = m * n + 11;
+  std::vector<float> a(batches * sa), b(batches * sb), c(batches * sc);
+  cpu::fill_random(a, fresh_seed());
+  cpu::fill_random(b, fresh_seed());
+  cpu::fill_random(c, fresh_seed());
+  const GemmOptions o = split_options(kSmallTiles);
+  {
+    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
+    cl_event ev = nullptr;
+    gemm_strided_batched(row_major_call(m, n, k, 0.5f, -2.0f, da(), db(), dc()), sa, sb, sc, batches, ctx.queue()(),
+                         &ev, o);
+    wait_and_release(ev);
+    const auto got = download(ctx, dc, c.size());
+    for (size_t i = 0; i < batches; ++i) {
+      std::vector<float> part(got.begin() + i * sc, got.begin() + i * sc + m * n);
+      EXPECT_TRUE(matches_reference(part, reference(m, n, k, 0.5f, &a[i * sa], &b[i * sb], -2.0f, &c[i * sc]), k, 0))
+          << "strided batch " << i;
+      for (size_t j = i * sc + m * n; j < (i + 1) * sc; ++j) ASSERT_EQ(got[j], c[j]) << "gap between batches written";
+    }
+  }
+  {
+    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
+    const std::vector<float> alphas = {1.0f, 0.0f, -3.0f}, betas = {0.0f, 2.0f, 1.0f};
+    const std::vector<size_t> ao = {2 * sa, 0, sa}, bo = {sb, 2 * sb, 0}, co = {0, 2 * sc, sc};
+    cl_event ev = nullptr;
+    gemm_batched(row_major_call(m, n, k, 1, 0, da(), db(), dc()), alphas, betas, ao, bo, co, ctx.queue()(), &ev, o);
+    wait_and_release(ev);
+    const auto got = download(ctx, dc, c.size());
+    for (size_t i = 0; i < batches; ++i) {
+      std::vector<float> part(got.begin() + co[i], got.begin() + co[i] + m * n);
+      EXPECT_TRUE(
+          matches_reference(part, reference(m, n, k, alphas[i], &a[ao[i]], &b[bo[i]], betas[i], &c[co[i]]), k, 0))
+          << "batch " << i;
+    }
+  }
+}
+
+// On an out-of-order queue the three GEMMs may run at once; the event handed back must still
+// complete only when all of them have, and the events list holds every command.
+TEST(EdgeSplitQueues, OutOfOrderQueueEventCoversEveryPart) {
+  Context& ctx = shared_context();
+  cl_int err = CL_SUCCESS;
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx.context()(), ctx.info().device(), props, &err);
+  if (err != CL_SUCCESS) GTEST_SKIP() << "the device has no out-of-order queues";
+  const size_t m = 200, n = 170, k = 300;
+  std::vector<float> a(m * k), b(k * n), c(m * n);
+  cpu::fill_random(a, fresh_seed());
+  cpu::fill_random(b, fresh_seed());
+  cpu::fill_random(c, fresh_seed());
+  cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
+  std::vector<cl::Event> events;
+  GemmOptions o = split_options(kSmallTiles);
+  o.events = &events;
+  cl_event ev = nullptr;
+  gemm(row_major_call(m, n, k, 1.5f, -1.0f, da(), db(), dc()), q, &ev, o);
+  wait_and_release(ev);
+  for (const auto& e : events) EXPECT_EQ(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(), CL_COMPLETE);
+  EXPECT_GE(events.size(), 4u) << "at least three GEMMs and the marker";
+  EXPECT_TRUE(matches_reference(download(ctx, dc, m * n), reference(m, n, k, 1.5f, a.data(), b.data(), -1.0f, c.data()),
+                                k, 0));
+  clReleaseCommandQueue(q);
+}
+
+}  // namespace
+}  // namespace clgemm::test
