@@ -195,3 +195,28 @@ TEST(Tuner, DefaultTargetsSplitTheBudget) {
 
 }  // namespace
 }  // namespace clgemm::test
+
+namespace clgemm::test {
+namespace {
+
+// plan_gemm keeps the plans of calls that force nothing (planner.cpp): a repeated call gets the
+// same plan, and a call with forced options is planned afresh even where its shape is cached.
+TEST(PlanCache, RepeatedPlansMatchAndForcedCallsBypassIt) {
+  const ScopedDatabase no_user_entries;
+  const DeviceInfo& dev = shared_context().info();
+  const GemmPlan first = plan_gemm(dev, 300, 200, 100), again = plan_gemm(dev, 300, 200, 100);
+  EXPECT_EQ(again.describe(), first.describe());
+  EXPECT_EQ(again.params, first.params);
+  GemmOptions forced;
+  forced.force_path = GemmPath::Packed;
+  forced.force_params = {{"MWG", 32}, {"NWG", 32}, {"KWG", 8}, {"KUNROLL", 8},
+                        {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 1}};
+  const GemmPlan f = plan_gemm(dev, 300, 200, 100, forced);
+  EXPECT_EQ(f.path, GemmPath::Packed);
+  EXPECT_EQ(f.params.at("KWG"), 8);
+  EXPECT_NE(f.source.find("overrides"), std::string::npos) << f.source;
+  EXPECT_EQ(plan_gemm(dev, 300, 200, 100).describe(), first.describe()) << "the forced plan must not be kept";
+}
+
+}  // namespace
+}  // namespace clgemm::test

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <atomic>
 #include <iostream>
 #include <mutex>
 #include <sstream>
@@ -59,6 +60,7 @@ nlohmann::json entry_to_json(const TuningEntry& e) {
 // The user's database, read lazily once per process.
 std::mutex user_mutex;
 bool user_loaded = false;
+std::atomic<uint64_t> user_generation{0};
 TuningDatabase user_db;
 
 const TuningDatabase& user_database() {
@@ -168,7 +170,10 @@ void save_database(const TuningDatabase& db, const std::string& path) {
 void reload_user_database() {
   std::lock_guard<std::mutex> lock(user_mutex);
   user_loaded = false;
+  ++user_generation;
 }
+
+uint64_t user_database_generation() { return user_generation.load(); }
 
 std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls) {
   const TuningDatabase& user = user_database();

@@ -9,6 +9,7 @@
 #include <clgemm/device.hpp>
 #include <clgemm/ladder.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,5 +83,8 @@ struct FoundEntry {
 // The user database is read once per process (reload_user_database() re-reads it).
 std::optional<FoundEntry> find_tuning(const DeviceInfo& device, const std::string& shape_class);
 void reload_user_database();
+// Counts the reloads, so that what was derived from the database (the planner's cache of plans)
+// can tell when it is stale.
+uint64_t user_database_generation();
 
 }  // namespace clgemm::detail
