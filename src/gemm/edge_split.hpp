@@ -3,7 +3,7 @@
 // over and the right columns left over (GemmPlan::interior_m / interior_n).
 //
 // Why: with 128×128 tiles, 2064³ pads C to 17×17 tiles, and the last row and column of tiles do
-// a whole tile's work for 16 useful rows or columns: 13 % more arithmetic than 2048³ for 2.4 %
+// a whole tile's work for 16 useful rows or columns: 14 % more arithmetic than 2048³ for 2.4 %
 // more useful work, and 33 more tiles to spread over the compute units. The strips left over are
 // skinny GEMMs (16 × 2064 × 2064 and 2048 × 16 × 2064) that the skinny class's tiles compute at
 // a fraction of that cost; each costs a launch, which only large calls repay.

@@ -5,16 +5,14 @@
 
 #include "gemm/descriptor.hpp"
 #include "gemm/edge_split.hpp"
+#include "gemm/plan_cache.hpp"
 #include "gemm/tile_choice.hpp"
 #include "gemm/direct_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
 #include "tune/database.hpp"
 
-#include <map>
-#include <mutex>
 #include <optional>
 #include <sstream>
-#include <tuple>
 #include <utility>
 
 namespace clgemm {
@@ -138,56 +136,6 @@ std::string GemmPlan::describe() const {
 
 namespace {
 
-// Plans already made for calls without forced options, by device and shape. Planning looks the
-// shape class up in both databases, resolves and checks the entry and each of its runners-up
-// against the device, and weighs their tiles: 36-71 µs per call on this project's 2-core VM,
-// several times what a 258³ GEMM takes on the H200 (11-13 µs). Dropped whole when the user
-// database is reloaded, and when it grows past kMaxPlans shapes.
-class PlanCache {
- public:
-  static constexpr size_t kMaxPlans = 4096;
-  std::optional<GemmPlan> find(const DeviceInfo& d, size_t m, size_t n, size_t k, GemmOptions::Toggle edges) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    drop_if_stale();
-    const auto it = plans_.find(key(d, m, n, k, edges));
-    if (it == plans_.end()) return std::nullopt;
-    return it->second;
-  }
-  void store(const DeviceInfo& d, size_t m, size_t n, size_t k, GemmOptions::Toggle edges, const GemmPlan& plan,
-             uint64_t generation) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    drop_if_stale();
-    if (generation != generation_) return;  // planned from a database that has since been reloaded
-    if (plans_.size() >= kMaxPlans) plans_.clear();
-    plans_[key(d, m, n, k, edges)] = plan;
-  }
-
- private:
-  // Everything of the device that planning reads (tests plan for made-up devices too).
-  using Key = std::tuple<std::string, size_t, size_t, size_t, int>;
-  static Key key(const DeviceInfo& d, size_t m, size_t n, size_t k, GemmOptions::Toggle edges) {
-    std::ostringstream id;
-    id << d.platform << '|' << d.name << '|' << d.vendor << '|' << d.version << '|' << d.driver << '|'
-       << d.architecture << '|' << int(d.kind) << '|' << d.compute_units << '|' << d.local_mem_bytes << '|'
-       << d.max_work_group_size << '|' << d.registers_per_work_group << '|' << d.max_alloc_bytes;
-    for (size_t s : d.max_work_item_sizes) id << ',' << s;
-    for (const auto& e : d.extensions) id << ' ' << e;
-    return {id.str(), m, n, k, int(edges)};
-  }
-  void drop_if_stale() {
-    const uint64_t now = detail::user_database_generation();
-    if (now != generation_) plans_.clear(), generation_ = now;
-  }
-  std::mutex mutex_;
-  std::map<Key, GemmPlan> plans_;
-  uint64_t generation_ = 0;
-};
-
-PlanCache& plan_cache() {
-  static PlanCache cache;
-  return cache;
-}
-
 // Only calls that force nothing but the treatment of edges share plans (the strips of a split
 // are planned with it off; GemmOptions::events does not change a plan).
 bool forces_nothing(const GemmOptions& o) {
@@ -201,10 +149,10 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
 
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o);
-  if (auto cached = plan_cache().find(device, m, n, k, o.force_edge_split)) return *cached;
+  if (auto cached = detail::plan_cache().find(device, m, n, k, o.force_edge_split)) return *cached;
   const uint64_t generation = detail::user_database_generation();
   GemmPlan plan = plan_uncached(device, m, n, k, o);
-  plan_cache().store(device, m, n, k, o.force_edge_split, plan, generation);
+  detail::plan_cache().store(device, m, n, k, o.force_edge_split, plan, generation);
   return plan;
 }
 
