@@ -59,6 +59,17 @@ TEST(EdgeSplitBlocks, InteriorHoldsWholeTilesOnly) {
   EXPECT_EQ(interior_of(2048, 2048, 128, 128).m, 0u) << "no edge";
   EXPECT_EQ(interior_of(100, 2064, 128, 128).m, 0u) << "no whole tile along M";
   EXPECT_EQ(interior_of(2048, 2050, 128, 128).m, 2048u) << "an edge along N only";
+  const auto strips = detail::edge_strips(2064, 2100, {2048, 2048});
+  ASSERT_EQ(strips.size(), 2u);
+  EXPECT_EQ(strips[0].row0, 2048u);  // the rows below, full width
+  EXPECT_EQ(strips[0].rows, 16u);
+  EXPECT_EQ(strips[0].col0, 0u);
+  EXPECT_EQ(strips[0].cols, 2100u);
+  EXPECT_EQ(strips[1].row0, 0u);  // the columns right of the interior, its rows only
+  EXPECT_EQ(strips[1].rows, 2048u);
+  EXPECT_EQ(strips[1].col0, 2048u);
+  EXPECT_EQ(strips[1].cols, 52u);
+  EXPECT_EQ(detail::edge_strips(2048, 2050, {2048, 2048}).size(), 1u) << "no rows left below";
 }
 
 TEST(EdgeSplitPlan, ForcedOnSplitsAndOffKeepsOneGemm) {
@@ -125,73 +136,9 @@ TEST_P(EdgeSplitSweep, SweepMatchesOpenBlas) {
 INSTANTIATE_TEST_SUITE_P(Forced, EdgeSplitSweep, ::testing::Values(kSmallTiles, kAsyncTiles),
                          [](const auto& info) { return info.index == 0 ? "SmallTiles" : "Async"; });
 
-// Row-major C = alpha·A·B + beta·C in double.
-std::vector<double> reference(size_t m, size_t n, size_t k, float alpha, const float* a, const float* b, float beta,
-                              const float* c) {
-  std::vector<double> out(m * n);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      double acc = 0;
-      for (size_t p = 0; p < k; ++p) acc += double(a[i * k + p]) * b[p * n + j];
-      out[i * n + j] = alpha * acc + (beta == 0 ? 0.0 : beta * double(c[i * n + j]));
-    }
-  return out;
-}
-
-GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, cl_mem a, cl_mem b, cl_mem c) {
-  GemmCall call;
-  call.m = m, call.n = n, call.k = k, call.alpha = alpha, call.beta = beta;
-  call.a = {a, 0, k};
-  call.b = {b, 0, n};
-  call.c = {c, 0, n};
-  return call;
-}
-
-void wait_and_release(cl_event ev) {
-  ASSERT_NE(ev, nullptr);
-  ASSERT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
-  clReleaseEvent(ev);
-}
-
 // Every batch item's blocks move with its own offsets; the gaps between the items stay untouched.
 TEST(EdgeSplitBatches, StridedAndArraysMatchTheReference) {
-  Context& ctx = shared_context();
-  const size_t m = 70, n = 45, k = 33, batches = 3;
-  const size_t sa = m * k + 5, sb = k * n + 2, sc = m * n + 11;
-  std::vector<float> a(batches * sa), b(batches * sb), c(batches * sc);
-  cpu::fill_random(a, fresh_seed());
-  cpu::fill_random(b, fresh_seed());
-  cpu::fill_random(c, fresh_seed());
-  const GemmOptions o = split_options(kSmallTiles);
-  {
-    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
-    cl_event ev = nullptr;
-    gemm_strided_batched(row_major_call(m, n, k, 0.5f, -2.0f, da(), db(), dc()), sa, sb, sc, batches, ctx.queue()(),
-                         &ev, o);
-    wait_and_release(ev);
-    const auto got = download(ctx, dc, c.size());
-    for (size_t i = 0; i < batches; ++i) {
-      std::vector<float> part(got.begin() + i * sc, got.begin() + i * sc + m * n);
-      EXPECT_TRUE(matches_reference(part, reference(m, n, k, 0.5f, &a[i * sa], &b[i * sb], -2.0f, &c[i * sc]), k, 0))
-          << "strided batch " << i;
-      for (size_t j = i * sc + m * n; j < (i + 1) * sc; ++j) ASSERT_EQ(got[j], c[j]) << "gap between batches written";
-    }
-  }
-  {
-    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
-    const std::vector<float> alphas = {1.0f, 0.0f, -3.0f}, betas = {0.0f, 2.0f, 1.0f};
-    const std::vector<size_t> ao = {2 * sa, 0, sa}, bo = {sb, 2 * sb, 0}, co = {0, 2 * sc, sc};
-    cl_event ev = nullptr;
-    gemm_batched(row_major_call(m, n, k, 1, 0, da(), db(), dc()), alphas, betas, ao, bo, co, ctx.queue()(), &ev, o);
-    wait_and_release(ev);
-    const auto got = download(ctx, dc, c.size());
-    for (size_t i = 0; i < batches; ++i) {
-      std::vector<float> part(got.begin() + co[i], got.begin() + co[i] + m * n);
-      EXPECT_TRUE(
-          matches_reference(part, reference(m, n, k, alphas[i], &a[ao[i]], &b[bo[i]], betas[i], &c[co[i]]), k, 0))
-          << "batch " << i;
-    }
-  }
+  check_batched_calls(70, 45, 33, split_options(kSmallTiles));
 }
 
 // On an out-of-order queue the three GEMMs may run at once; the event handed back must still
@@ -216,8 +163,8 @@ TEST(EdgeSplitQueues, OutOfOrderQueueEventCoversEveryPart) {
   wait_and_release(ev);
   for (const auto& e : events) EXPECT_EQ(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(), CL_COMPLETE);
   EXPECT_GE(events.size(), 4u) << "at least three GEMMs and the marker";
-  EXPECT_TRUE(matches_reference(download(ctx, dc, m * n), reference(m, n, k, 1.5f, a.data(), b.data(), -1.0f, c.data()),
-                                k, 0));
+  const auto want = reference_gemm(m, n, k, 1.5f, a.data(), b.data(), -1.0f, c.data());
+  EXPECT_TRUE(matches_reference(download(ctx, dc, m * n), want, k, 0));
   clReleaseCommandQueue(q);
 }
 

@@ -16,34 +16,6 @@
 namespace clgemm::test {
 namespace {
 
-// Row-major dense C = alpha·A·B + beta·C in double, for small checks.
-std::vector<double> reference(size_t m, size_t n, size_t k, float alpha, const float* a, const float* b, float beta,
-                              const float* c) {
-  std::vector<double> out(m * n);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      double acc = 0;
-      for (size_t p = 0; p < k; ++p) acc += double(a[i * k + p]) * b[p * n + j];
-      out[i * n + j] = alpha * acc + (beta == 0 ? 0.0 : beta * double(c[i * n + j]));
-    }
-  return out;
-}
-
-GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, cl_mem a, cl_mem b, cl_mem c) {
-  GemmCall call;
-  call.m = m, call.n = n, call.k = k, call.alpha = alpha, call.beta = beta;
-  call.a = {a, 0, k};
-  call.b = {b, 0, n};
-  call.c = {c, 0, n};
-  return call;
-}
-
-void wait_and_release(cl_event ev) {
-  ASSERT_NE(ev, nullptr);
-  ASSERT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
-  clReleaseEvent(ev);
-}
-
 class GemmPaths : public ::testing::TestWithParam<GemmPath> {};
 
 TEST_P(GemmPaths, BetaZeroIgnoresNanInC) {
@@ -60,49 +32,13 @@ TEST_P(GemmPaths, BetaZeroIgnoresNanInC) {
   gemm(row_major_call(m, n, k, 2.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, o);
   wait_and_release(ev);
   const auto got = download(ctx, dc, c.size());
-  EXPECT_TRUE(matches_reference(got, reference(m, n, k, 2.0f, a.data(), b.data(), 0.0f, c.data()), k, 0));
+  EXPECT_TRUE(matches_reference(got, reference_gemm(m, n, k, 2.0f, a.data(), b.data(), 0.0f, c.data()), k, 0));
 }
 
 TEST_P(GemmPaths, BatchedAndStridedBatched) {
-  Context& ctx = shared_context();
-  const size_t m = 33, n = 140, k = 129, batches = 3;
-  const size_t sa = m * k + 5, sb = k * n + 2, sc = m * n + 11;  // strides larger than a matrix
-  std::vector<float> a(batches * sa), b(batches * sb), c(batches * sc);
-  cpu::fill_random(a, fresh_seed());
-  cpu::fill_random(b, fresh_seed());
-  cpu::fill_random(c, fresh_seed());
   GemmOptions o;
   o.force_path = GetParam();
-
-  // Strided: one alpha and beta.
-  {
-    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
-    cl_event ev = nullptr;
-    gemm_strided_batched(row_major_call(m, n, k, 0.5f, -2.0f, da(), db(), dc()), sa, sb, sc, batches, ctx.queue()(), &ev, o);
-    wait_and_release(ev);
-    const auto got = download(ctx, dc, c.size());
-    for (size_t i = 0; i < batches; ++i) {
-      std::vector<float> part(got.begin() + i * sc, got.begin() + i * sc + m * n);
-      EXPECT_TRUE(matches_reference(part, reference(m, n, k, 0.5f, &a[i * sa], &b[i * sb], -2.0f, &c[i * sc]), k, 0))
-          << "strided batch " << i;
-      for (size_t j = i * sc + m * n; j < (i + 1) * sc; ++j) ASSERT_EQ(got[j], c[j]) << "gap between batches written";
-    }
-  }
-  // Arrays: per-batch alpha, beta and offsets, in a different order than the data.
-  {
-    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
-    const std::vector<float> alphas = {1.0f, 0.0f, -3.0f}, betas = {0.0f, 2.0f, 1.0f};
-    const std::vector<size_t> ao = {2 * sa, 0, sa}, bo = {sb, 2 * sb, 0}, co = {0, 2 * sc, sc};
-    cl_event ev = nullptr;
-    gemm_batched(row_major_call(m, n, k, 1, 0, da(), db(), dc()), alphas, betas, ao, bo, co, ctx.queue()(), &ev, o);
-    wait_and_release(ev);
-    const auto got = download(ctx, dc, c.size());
-    for (size_t i = 0; i < batches; ++i) {
-      std::vector<float> part(got.begin() + co[i], got.begin() + co[i] + m * n);
-      EXPECT_TRUE(matches_reference(part, reference(m, n, k, alphas[i], &a[ao[i]], &b[bo[i]], betas[i], &c[co[i]]), k, 0))
-          << "batch " << i;
-    }
-  }
+  check_batched_calls(33, 140, 129, o);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothPaths, GemmPaths, ::testing::Values(GemmPath::Direct, GemmPath::Packed),
@@ -257,7 +193,8 @@ TEST(CApi, ComputesAndReportsStatuses) {
             clgemmSuccess)
       << clgemmLastErrorMessage();
   wait_and_release(ev);
-  EXPECT_TRUE(matches_reference(download(ctx, dc, c.size()), reference(m, n, k, 1, a.data(), b.data(), 1, c.data()), k, 0));
+  EXPECT_TRUE(matches_reference(download(ctx, dc, c.size()),
+                                reference_gemm(m, n, k, 1, a.data(), b.data(), 1, c.data()), k, 0));
 
   EXPECT_EQ(clgemmSgemm(clgemmLayoutRowMajor, clgemmTransposeNo, clgemmTransposeNo, m, n, k, 1.0f, da(), 0, k, db(), 0,
                         n, 1.0f, dc(), 0, n, nullptr, nullptr),
@@ -294,7 +231,7 @@ TEST(GemmThreads, EightThreadsFiftyCallsEach) {
         std::vector<float> a(m * k), b(k * n);
         cpu::fill_random(a, 1000 + t);
         cpu::fill_random(b, 2000 + t);
-        const auto want = reference(m, n, k, 1.0f, a.data(), b.data(), 0.0f, nullptr);
+        const auto want = reference_gemm(m, n, k, 1.0f, a.data(), b.data(), 0.0f, nullptr);
         cl::Buffer da(ctx.context(), CL_MEM_COPY_HOST_PTR, a.size() * 4, a.data());
         cl::Buffer db(ctx.context(), CL_MEM_COPY_HOST_PTR, b.size() * 4, b.data());
         cl::Buffer dc(ctx.context(), CL_MEM_READ_WRITE, m * n * 4);
@@ -344,7 +281,8 @@ TEST(GemmEvents, ListsEveryEnqueuedCommand) {
   gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), nullptr, o);
   ctx.queue().finish();
   EXPECT_GE(events.size(), 2u) << "packing A, then the GEMM";
-  EXPECT_TRUE(matches_reference(download(ctx, dc, m * n), reference(m, n, k, 1, a.data(), b.data(), 0, nullptr), k, 0));
+  EXPECT_TRUE(matches_reference(download(ctx, dc, m * n),
+                                reference_gemm(m, n, k, 1, a.data(), b.data(), 0, nullptr), k, 0));
 }
 
 }  // namespace

@@ -122,17 +122,9 @@ std::vector<float> run_once(size_t m, size_t n, size_t k, const std::vector<floa
   Context& ctx = shared_context();
   cl::Buffer da = upload(ctx, a), db = upload(ctx, b);
   cl::Buffer dc = upload(ctx, std::vector<float>(m * n, std::numeric_limits<float>::quiet_NaN()));
-  GemmCall call;
-  call.layout = Layout::RowMajor;
-  call.m = m, call.n = n, call.k = k;
-  call.alpha = 1.0f, call.beta = 0.0f;
-  call.a = {da(), 0, k};
-  call.b = {db(), 0, n};
-  call.c = {dc(), 0, n};
   cl_event ev = nullptr;
-  gemm(call, ctx.queue()(), &ev, o);
-  EXPECT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
-  clReleaseEvent(ev);
+  gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, o);
+  wait_and_release(ev);
   return download(ctx, dc, m * n);
 }
 
@@ -174,29 +166,17 @@ TEST(SplitKResults, BatchedCallsReuseTheCounts) {
   cpu::fill_random(b, fresh_seed());
   cpu::fill_random(c, fresh_seed());
   cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
-  GemmCall call;
-  call.layout = Layout::RowMajor;
-  call.m = m, call.n = n, call.k = k;
-  call.alpha = 0.5f, call.beta = -1.0f;
-  call.a = {da(), 0, k};
-  call.b = {db(), 0, n};
-  call.c = {dc(), 0, n};
   GemmOptions o = options_for(kSplitConfigs[0]);
   o.force_splits = 4;
   cl_event ev = nullptr;
-  gemm_strided_batched(call, sa, sb, sc, batches, ctx.queue()(), &ev, o);
-  ASSERT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
-  clReleaseEvent(ev);
+  gemm_strided_batched(row_major_call(m, n, k, 0.5f, -1.0f, da(), db(), dc()), sa, sb, sc, batches, ctx.queue()(), &ev,
+                       o);
+  wait_and_release(ev);
+  if (HasFatalFailure()) return;
   const auto got = download(ctx, dc, c.size());
   for (size_t i = 0; i < batches; ++i) {
     std::vector<float> part(got.begin() + i * sc, got.begin() + i * sc + m * n);
-    std::vector<double> ref(m * n);
-    for (size_t r = 0; r < m; ++r)
-      for (size_t j = 0; j < n; ++j) {
-        double s = 0;
-        for (size_t p = 0; p < k; ++p) s += double(a[i * sa + r * k + p]) * double(b[i * sb + p * n + j]);
-        ref[r * n + j] = 0.5 * s - 1.0 * double(c[i * sc + r * n + j]);
-      }
+    const auto ref = reference_gemm(m, n, k, 0.5f, &a[i * sa], &b[i * sb], -1.0f, &c[i * sc]);
     EXPECT_TRUE(matches_reference(part, ref, k, 0)) << "batch " << i;
     for (size_t j = i * sc + m * n; j < (i + 1) * sc; ++j) ASSERT_EQ(got[j], c[j]) << "gap between batches written";
   }

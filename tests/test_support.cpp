@@ -118,4 +118,74 @@ DeviceInfo fake_h200() {
   return h200;
 }
 
+std::vector<double> reference_gemm(size_t m, size_t n, size_t k, float alpha, const float* a, const float* b,
+                                   float beta, const float* c) {
+  std::vector<double> out(m * n);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      double acc = 0;
+      for (size_t p = 0; p < k; ++p) acc += double(a[i * k + p]) * b[p * n + j];
+      out[i * n + j] = alpha * acc + (beta == 0 ? 0.0 : beta * double(c[i * n + j]));
+    }
+  return out;
+}
+
+GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, cl_mem a, cl_mem b, cl_mem c) {
+  GemmCall call;
+  call.m = m, call.n = n, call.k = k, call.alpha = alpha, call.beta = beta;
+  call.a = {a, 0, k};
+  call.b = {b, 0, n};
+  call.c = {c, 0, n};
+  return call;
+}
+
+void wait_and_release(cl_event ev) {
+  ASSERT_NE(ev, nullptr);
+  ASSERT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
+  clReleaseEvent(ev);
+}
+
+void check_batched_calls(size_t m, size_t n, size_t k, const GemmOptions& options) {
+  Context& ctx = shared_context();
+  const size_t batches = 3;
+  const size_t sa = m * k + 5, sb = k * n + 2, sc = m * n + 11;  // strides larger than a matrix
+  std::vector<float> a(batches * sa), b(batches * sb), c(batches * sc);
+  cpu::fill_random(a, fresh_seed());
+  cpu::fill_random(b, fresh_seed());
+  cpu::fill_random(c, fresh_seed());
+
+  // Strided: one alpha and beta.
+  {
+    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
+    cl_event ev = nullptr;
+    gemm_strided_batched(row_major_call(m, n, k, 0.5f, -2.0f, da(), db(), dc()), sa, sb, sc, batches, ctx.queue()(),
+                         &ev, options);
+    wait_and_release(ev);
+    const auto got = download(ctx, dc, c.size());
+    for (size_t i = 0; i < batches; ++i) {
+      std::vector<float> part(got.begin() + i * sc, got.begin() + i * sc + m * n);
+      EXPECT_TRUE(
+          matches_reference(part, reference_gemm(m, n, k, 0.5f, &a[i * sa], &b[i * sb], -2.0f, &c[i * sc]), k, 0))
+          << "strided batch " << i;
+      for (size_t j = i * sc + m * n; j < (i + 1) * sc; ++j) ASSERT_EQ(got[j], c[j]) << "gap between batches written";
+    }
+  }
+  // Arrays: per-batch alpha, beta and offsets, in a different order than the data.
+  {
+    cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
+    const std::vector<float> alphas = {1.0f, 0.0f, -3.0f}, betas = {0.0f, 2.0f, 1.0f};
+    const std::vector<size_t> ao = {2 * sa, 0, sa}, bo = {sb, 2 * sb, 0}, co = {0, 2 * sc, sc};
+    cl_event ev = nullptr;
+    gemm_batched(row_major_call(m, n, k, 1, 0, da(), db(), dc()), alphas, betas, ao, bo, co, ctx.queue()(), &ev,
+                 options);
+    wait_and_release(ev);
+    const auto got = download(ctx, dc, c.size());
+    for (size_t i = 0; i < batches; ++i) {
+      std::vector<float> part(got.begin() + co[i], got.begin() + co[i] + m * n);
+      const auto want = reference_gemm(m, n, k, alphas[i], &a[ao[i]], &b[bo[i]], betas[i], &c[co[i]]);
+      EXPECT_TRUE(matches_reference(part, want, k, 0)) << "batch " << i;
+    }
+  }
+}
+
 }  // namespace clgemm::test

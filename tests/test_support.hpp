@@ -4,6 +4,7 @@
 
 #include <clgemm/context.hpp>
 #include <clgemm/cpu.hpp>
+#include <clgemm/gemm.hpp>
 
 #include <gtest/gtest.h>
 
@@ -66,6 +67,23 @@ class ScopedDatabase {
 // This machine's device described as an NVIDIA H200 (name, sm_90, 132 compute units, its local
 // memory and register file), for planner tests that read the built-in H200 entries.
 DeviceInfo fake_h200();
+
+// Row-major dense C = alpha·A·B + beta·C in double, for small checks (C is not read when beta is
+// 0, and may then be null).
+std::vector<double> reference_gemm(size_t m, size_t n, size_t k, float alpha, const float* a, const float* b,
+                                   float beta, const float* c);
+
+// A row-major call on whole dense buffers (lda = k, ldb = ldc = n, no offsets).
+GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, cl_mem a, cl_mem b, cl_mem c);
+
+// Waits for an event a call handed back, and releases it.
+void wait_and_release(cl_event ev);
+
+// gemm_strided_batched (one alpha and beta, strides larger than a matrix) and gemm_batched
+// (per-batch alpha, beta and offsets, in another order than the data) of three m×n×k GEMMs with
+// `options`, each batch item checked against reference_gemm, and the gaps between strided items
+// checked untouched.
+void check_batched_calls(size_t m, size_t n, size_t k, const GemmOptions& options);
 
 // Checks a GEMM result against the float64 reference: every element written (no poison left),
 // relative error within tolerance. Returns a gtest assertion result that names the seed.

@@ -35,6 +35,13 @@ Interior interior_of(size_t m, size_t n, size_t tile_m, size_t tile_n) {
   return {im, in};
 }
 
+std::vector<Block> edge_strips(size_t m, size_t n, const Interior& in) {
+  std::vector<Block> out;
+  if (m > in.m) out.push_back({in.m, m - in.m, 0, n});
+  if (n > in.n && in.m > 0) out.push_back({0, in.m, in.n, n - in.n});
+  return out;
+}
+
 bool edge_split_pays(size_t m, size_t n, size_t k, size_t tile_m, size_t tile_n, size_t units) {
   const Interior in = interior_of(m, n, tile_m, tile_n);
   if (in.m == 0 || units == 0) return false;

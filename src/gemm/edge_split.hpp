@@ -12,6 +12,8 @@
 #include "gemm/gemm_checks.hpp"
 #include "gemm/gemm_exec.hpp"
 
+#include <vector>
+
 namespace clgemm::detail {
 
 // The block of C at rows [row0, row0 + rows) and columns [col0, col0 + cols) as a GEMM of its own:
@@ -29,6 +31,14 @@ struct Interior {
   size_t m = 0, n = 0;
 };
 Interior interior_of(size_t m, size_t n, size_t tile_m, size_t tile_n);
+
+// A block of C: rows [row0, row0 + rows) and columns [col0, col0 + cols).
+struct Block {
+  size_t row0 = 0, rows = 0, col0 = 0, cols = 0;
+};
+// The strips around the interior of an m × n C: the rows below it (full width), then the columns
+// right of it (the interior's rows); an empty one is left out.
+std::vector<Block> edge_strips(size_t m, size_t n, const Interior& interior);
 
 // Whether splitting off the ragged edges of a call of m × n × k on a GPU of `units` compute units
 // is predicted to pay, given the tile of C of the plan for the whole call (tile_m × tile_n): a

@@ -39,20 +39,18 @@ bool check_common(const GemmCall& call, cl_command_queue queue) {
 // The GEMMs the plan runs: the whole call, or its interior and the two strips left over
 // (GemmPlan::interior_m), each strip planned for its own shape.
 std::vector<detail::GemmPart> parts_of(const DeviceInfo& device, const detail::RowMajorGemm& g,
-                                       const detail::BatchSpec& spec, const GemmPlan& plan, const GemmOptions& options) {
+                                       const detail::BatchSpec& spec, const GemmPlan& plan,
+                                       const GemmOptions& options) {
   if (plan.interior_m == 0) return {{g, spec, plan}};
-  const size_t im = plan.interior_m, in = plan.interior_n;
+  const detail::Interior in{plan.interior_m, plan.interior_n};
   GemmOptions whole = options;
   whole.force_edge_split = GemmOptions::Toggle::Off;
-  std::vector<detail::GemmPart> parts;
-  auto add = [&](size_t row0, size_t rows, size_t col0, size_t cols, const GemmPlan* given) {
-    if (rows == 0 || cols == 0) return;
-    const detail::GemmBlock b = detail::block_of(g, spec, row0, rows, col0, cols);
-    parts.push_back({b.g, b.batch, given ? *given : plan_gemm(device, rows, cols, g.k, whole)});
-  };
-  add(0, im, 0, in, &plan);
-  add(im, g.m - im, 0, g.n, nullptr);  // the rows below the interior, full width
-  add(0, im, in, g.n - in, nullptr);   // the columns right of the interior
+  const detail::GemmBlock inner = detail::block_of(g, spec, 0, in.m, 0, in.n);
+  std::vector<detail::GemmPart> parts = {{inner.g, inner.batch, plan}};
+  for (const detail::Block& s : detail::edge_strips(g.m, g.n, in)) {
+    const detail::GemmBlock b = detail::block_of(g, spec, s.row0, s.rows, s.col0, s.cols);
+    parts.push_back({b.g, b.batch, plan_gemm(device, s.rows, s.cols, g.k, whole)});
+  }
   return parts;
 }
 

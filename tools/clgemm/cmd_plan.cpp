@@ -3,6 +3,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "cli_common.hpp"
+#include "gemm/edge_split.hpp"
 
 #include <clgemm/cpu.hpp>
 
@@ -74,15 +75,11 @@ void run_plan(const PlanOptions& o) {
   if (plan.interior_m > 0) {
     GemmOptions alone = go;
     alone.force_edge_split = GemmOptions::Toggle::Off;
-    const size_t im = plan.interior_m, in = plan.interior_n;
-    auto add = [&](size_t m, size_t n) {
-      if (m > 0 && n > 0)
-        strips.push_back({std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(o.k),
-                          plan_gemm(d, m, n, o.k, alone)});
-    };
-    add(o.m - im, o.n);
-    add(im, o.n - in);
-    doc["interior"] = {im, in};
+    const detail::Interior in{plan.interior_m, plan.interior_n};
+    for (const detail::Block& s : detail::edge_strips(o.m, o.n, in))
+      strips.push_back({std::to_string(s.rows) + "x" + std::to_string(s.cols) + "x" + std::to_string(o.k),
+                        plan_gemm(d, s.rows, s.cols, o.k, alone)});
+    doc["interior"] = {in.m, in.n};
     for (const auto& [shape, p] : strips)
       doc["strips"].push_back({{"shape", shape}, {"path", p.path == GemmPath::Packed ? "packed" : "direct"},
                                {"params", p.params}, {"source", p.source}});
