@@ -6,6 +6,7 @@
 #include "gemm/edge_split.hpp"
 #include "gemm/gemm_checks.hpp"
 #include "gemm/gemm_exec.hpp"
+#include "gemm/tall_kernel.hpp"
 #include "runtime/cl_error.hpp"
 
 namespace clgemm {
@@ -36,12 +37,25 @@ bool check_common(const GemmCall& call, cl_command_queue queue) {
   return call.m > 0 && call.n > 0;
 }
 
+// The tall kernel reads op(A) along k in place, so it takes a call only where op(A)'s rows are
+// contiguous along k (in row-major terms: A not transposed). plan_gemm knows only the shape; a
+// call it planned for the tall path with A the other way round is planned again without it.
+GemmPlan fit_to_layout(const DeviceInfo& device, const detail::RowMajorGemm& g, GemmPlan plan,
+                       const GemmOptions& options) {
+  if (plan.path != GemmPath::Tall || !g.trans_a) return plan;
+  if (options.force_path == GemmPath::Tall)
+    throw Error(Status::InvalidArgument,
+                "the tall path reads op(A) along k in place, so it needs A row-major and not transposed (or "
+                "column-major and transposed); this call has op(A)'s rows strided");
+  return detail::plan_without_tall(device, g.m, g.n, g.k, options);
+}
+
 // The GEMMs the plan runs: the whole call, or its interior and the two strips left over
 // (GemmPlan::interior_m), each strip planned for its own shape.
 std::vector<detail::GemmPart> parts_of(const DeviceInfo& device, const detail::RowMajorGemm& g,
                                        const detail::BatchSpec& spec, const GemmPlan& plan,
                                        const GemmOptions& options) {
-  if (plan.interior_m == 0) return {{g, spec, plan}};
+  if (plan.interior_m == 0) return {{g, spec, fit_to_layout(device, g, plan, options)}};
   const detail::Interior in{plan.interior_m, plan.interior_n};
   GemmOptions whole = options;
   whole.force_edge_split = GemmOptions::Toggle::Off;
@@ -49,7 +63,7 @@ std::vector<detail::GemmPart> parts_of(const DeviceInfo& device, const detail::R
   std::vector<detail::GemmPart> parts = {{inner.g, inner.batch, plan}};
   for (const detail::Block& s : detail::edge_strips(g.m, g.n, in)) {
     const detail::GemmBlock b = detail::block_of(g, spec, s.row0, s.rows, s.col0, s.cols);
-    parts.push_back({b.g, b.batch, plan_gemm(device, s.rows, s.cols, g.k, whole)});
+    parts.push_back({b.g, b.batch, fit_to_layout(device, b.g, plan_gemm(device, s.rows, s.cols, g.k, whole), whole)});
   }
   return parts;
 }

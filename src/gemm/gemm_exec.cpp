@@ -6,6 +6,7 @@
 
 #include "gemm/descriptor.hpp"
 #include "gemm/direct_kernel.hpp"
+#include "gemm/tall_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
 #include "gemm/operand_prep.hpp"
 #include "gemm/tile_choice.hpp"
@@ -71,6 +72,28 @@ size_t most_parts(size_t tiles, size_t steps, size_t groups) {
   return most;
 }
 
+// The per-batch alpha, beta pairs and a, b, c offset triples of an array batch, for the kernels
+// that read them (BATCH_ARRAYS); empty buffers otherwise.
+std::pair<cl::Buffer, cl::Buffer> batch_arrays(const Context& ctx, const BatchSpec& s) {
+  if (!s.arrays) return {};
+  std::vector<float> sc;
+  std::vector<cl_ulong> off;
+  for (size_t i = 0; i < s.count; ++i) {
+    sc.insert(sc.end(), {s.alphas[i], s.betas[i]});
+    off.insert(off.end(), {cl_ulong(s.a_offsets[i]), cl_ulong(s.b_offsets[i]), cl_ulong(s.c_offsets[i])});
+  }
+  return {cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sc.size() * sizeof(float), sc.data()),
+          cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, off.size() * sizeof(cl_ulong), off.data())};
+}
+
+// Whether an operand's leading dimension, offset, batch stride and per-batch offsets are all
+// multiples of w floats (so that every row of every batch item starts on a w-float boundary).
+bool aligned_to(size_t ld, size_t offset, size_t stride, const std::vector<size_t>& offsets, size_t w) {
+  bool ok = ld % w == 0 && offset % w == 0 && stride % w == 0;
+  for (size_t off : offsets) ok = ok && off % w == 0;
+  return ok;
+}
+
 // Builds what a part needs and allocates its temporaries; `launch` then enqueues its commands.
 // Every part of a call is prepared before any is launched, so that a failure enqueues nothing.
 struct Prepared {
@@ -83,17 +106,8 @@ Prepared prepare_direct(const Context& ctx, const RowMajorGemm& g, const BatchSp
   std::string options = build_options(plan.params) + " -DTRANS_A=" + (g.trans_a ? "1" : "0") +
                         " -DTRANS_B=" + (g.trans_b ? "1" : "0") + " -DBATCH_ARRAYS=" + (s.arrays ? "1" : "0");
   cl::Kernel k = ctx.kernel({d.info.file}, options, d.entry);
-  cl::Buffer scalars, offsets;
-  if (s.arrays) {
-    std::vector<float> sc;
-    std::vector<cl_ulong> off;
-    for (size_t i = 0; i < s.count; ++i) {
-      sc.insert(sc.end(), {s.alphas[i], s.betas[i]});
-      off.insert(off.end(), {cl_ulong(s.a_offsets[i]), cl_ulong(s.b_offsets[i]), cl_ulong(s.c_offsets[i])});
-    }
-    scalars = cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sc.size() * sizeof(float), sc.data());
-    offsets = cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, off.size() * sizeof(cl_ulong), off.data());
-  }
+  const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
+  const cl::Buffer scalars = arrays.first, offsets = arrays.second;
   int i = 0;
   k.setArg(i++, cl_int(g.m));
   k.setArg(i++, cl_int(g.n));
@@ -125,6 +139,58 @@ Prepared prepare_direct(const Context& ctx, const RowMajorGemm& g, const BatchSp
           false};
 }
 
+// The tall kernel (tall.cl) on a call whose op(A) has rows contiguous along k (gemm_api checks).
+Prepared prepare_tall(const Context& ctx, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+  if (g.trans_a) throw Error(Status::InternalError, "the tall kernel was planned for a transposed A");
+  const KernelParams& ps = plan.params;
+  const bool a_vec = aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4);
+  const bool b_aligned = aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4);
+  const bool b_vec = !g.trans_b && b_aligned && g.n == size_t(p(ps, "NB"));
+  const bool b_kvec = g.trans_b && b_aligned;
+  // B(p, j) = B[p·b_ks + j·b_ns]: stored k×n, or n×k when transposed.
+  const cl_int b_ks = cl_int(g.trans_b ? 1 : g.b.ld), b_ns = cl_int(g.trans_b ? g.b.ld : 1);
+  auto flag = [](const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); };
+  const std::string options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
+                              flag("BATCH_ARRAYS", s.arrays);
+  cl::Kernel k = ctx.kernel({"gemm/tall.cl"}, options, "gemm_tall");
+  const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
+  const cl::Buffer scalars = arrays.first, offsets = arrays.second;
+  int i = 0;
+  k.setArg(i++, cl_int(g.m));
+  k.setArg(i++, cl_int(g.n));
+  k.setArg(i++, cl_int(g.k));
+  k.setArg(i++, g.alpha);
+  k.setArg(i++, g.beta);
+  k.setArg(i++, wrap(g.a.buffer));
+  k.setArg(i++, cl_ulong(g.a.offset));
+  k.setArg(i++, cl_int(g.a.ld));
+  k.setArg(i++, cl_ulong(s.a_stride));
+  k.setArg(i++, wrap(g.b.buffer));
+  k.setArg(i++, cl_ulong(g.b.offset));
+  k.setArg(i++, b_ks);
+  k.setArg(i++, b_ns);
+  k.setArg(i++, cl_ulong(s.b_stride));
+  k.setArg(i++, wrap(g.c.buffer));
+  k.setArg(i++, cl_ulong(g.c.offset));
+  k.setArg(i++, cl_int(g.c.ld));
+  k.setArg(i++, cl_ulong(s.c_stride));
+  if (s.arrays) {
+    k.setArg(i++, scalars);
+    k.setArg(i++, offsets);
+  } else {
+    k.setArg(i++, sizeof(cl_mem), nullptr);
+    k.setArg(i++, sizeof(cl_mem), nullptr);
+  }
+  const size_t threads = tall_threads(ps), groups = (g.m + tall_rows(ps) - 1) / tall_rows(ps);
+  const cl::NDRange global(groups * threads, s.count), local(threads, 1);
+  return {[k, global, local, scalars, offsets](Chain& chain) {
+            cl::Event ev;
+            chain.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
+            chain.push(ev);
+          },
+          false};
+}
+
 Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
                         const GemmPlan& plan) {
   const GemmKernelDescriptor& d = xgemm_descriptor();
@@ -142,13 +208,8 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   //    in pairs of floats) and element by element otherwise, except that PACKA = 1 still packs
   //    a row-major A into At (the tuner decides) and plan.pack_b packs a B that is not aligned
   //    (the planner decides, by size).
-  auto aligned = [&](size_t ld, size_t offset, size_t stride, const std::vector<size_t>& offsets, size_t w) {
-    bool ok = ld % w == 0 && offset % w == 0 && stride % w == 0;
-    for (size_t off : offsets) ok = ok && off % w == 0;  // per-batch offsets (batched calls)
-    return ok;
-  };
   const bool async = p(ps, "ASYNC") > 0;
-  const bool at_vec = g.trans_a && g.m % vwm == 0 && aligned(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
+  const bool at_vec = g.trans_a && g.m % vwm == 0 && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
   bool a_packed, a_km, a_vec;
   if (g.trans_a) {
     a_km = true;
@@ -159,16 +220,16 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
     a_km = a_packed;
     a_vec = true;  // means nothing for A_KM = 0: the stored form is always read element by element
   }
-  const bool b_vec_ok = !g.trans_b && g.n % vwn == 0 && aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
+  const bool b_vec_ok = !g.trans_b && g.n % vwn == 0 && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
   const bool b_packed = !b_vec_ok && (!async || plan.pack_b);
   const bool b_kn = !g.trans_b || b_packed;
   const bool b_vec = b_vec_ok || b_packed;
   // A K×N B read in place but not in whole vectors still goes in pairs of floats (8-byte copies)
   // where N, ldb and the offsets are even, if the tile's pairs spread evenly over the work-items.
   const bool b_pairs = async && b_kn && !b_vec && g.n % 2 == 0 && (kwg * nwg / 2) % size_t(wgs(ps)) == 0 &&
-                       aligned(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 2);
+                       aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 2);
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.
-  const bool c_vec = aligned(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
+  const bool c_vec = aligned_to(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
   // Split-K of the last wave (the plan's choice, evened out here so that no part is empty).
   const size_t tiles_n = pn / nwg, tiles = (pm / mwg) * tiles_n;
   const size_t split_tiles = std::min(plan.split_tiles, tiles);
@@ -316,7 +377,8 @@ cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& q, const std:
     std::vector<Prepared> prepared;
     bool uses_scratch = false;
     for (const GemmPart& part : parts) {
-      prepared.push_back(part.plan.path == GemmPath::Packed ? prepare_packed(ctx, q, part.g, part.batch, part.plan)
+      prepared.push_back(part.plan.path == GemmPath::Tall     ? prepare_tall(ctx, part.g, part.batch, part.plan)
+                         : part.plan.path == GemmPath::Packed ? prepare_packed(ctx, q, part.g, part.batch, part.plan)
                                                             : prepare_direct(ctx, part.g, part.batch, part.plan));
       uses_scratch = uses_scratch || prepared.back().uses_scratch;
     }

@@ -8,6 +8,7 @@
 #include "gemm/plan_cache.hpp"
 #include "gemm/tile_choice.hpp"
 #include "gemm/direct_kernel.hpp"
+#include "gemm/tall_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
 #include "tune/database.hpp"
 
@@ -109,14 +110,17 @@ detail::SplitK forced_split(const detail::GemmKernelDescriptor& desc, const Kern
                                  o.force_splits, o.force_split_tiles);
 }
 
-// The plan for the whole call, edges included.
-GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o);
+// The plan for the whole call, edges included; `allow_tall` = false leaves the tall kernel out
+// (for calls whose A it cannot read).
+GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall);
 
 }  // namespace
 
 std::string GemmPlan::describe() const {
   std::ostringstream os;
-  if (path == GemmPath::Packed)
+  if (path == GemmPath::Tall)
+    os << "tall: one kernel that streams op(A) in place along k, with op(B) from the caches (";
+  else if (path == GemmPath::Packed)
     os << "packed: xgemm kernel on packed operands (";
   else
     os << "direct: one guarded kernel, operands read in place (";
@@ -143,9 +147,18 @@ bool forces_nothing(const GemmOptions& o) {
          o.force_split_tiles == 0 && o.force_sk_groups == 0 && o.force_pack_b == GemmOptions::Toggle::Auto;
 }
 
-GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o);
+GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
+                       bool allow_tall = true);
 
 }  // namespace
+
+namespace detail {
+
+GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
+  return plan_uncached(device, m, n, k, o, false);
+}
+
+}  // namespace detail
 
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o);
@@ -158,8 +171,9 @@ GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const
 
 namespace {
 
-GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
-  const GemmPlan whole = plan_whole(device, m, n, k, o);
+GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
+                       bool allow_tall) {
+  const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall);
   if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off) return whole;
   const size_t tile_m = size_t(detail::p(whole.params, "MWG")), tile_n = size_t(detail::p(whole.params, "NWG"));
   const bool split = o.force_edge_split == GemmOptions::Toggle::On ? detail::interior_of(m, n, tile_m, tile_n).m > 0
@@ -167,14 +181,28 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
                            detail::edge_split_pays(m, n, k, tile_m, tile_n, device.compute_units);
   if (!split) return whole;
   const detail::Interior in = detail::interior_of(m, n, tile_m, tile_n);
-  GemmPlan inner = plan_whole(device, in.m, in.n, k, o);
+  GemmPlan inner = plan_whole(device, in.m, in.n, k, o, allow_tall);
   if (inner.path != GemmPath::Packed) return whole;
   inner.interior_m = in.m, inner.interior_n = in.n;
   return inner;
 }
 
-GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
+GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall) {
   GemmPlan plan;
+  const bool tall = o.force_path == GemmPath::Tall ||
+                    (o.force_path == GemmPath::Auto && allow_tall && detail::tall_pays(device, m, n, k));
+  if (tall) {
+    plan.path = GemmPath::Tall;
+    plan.params = detail::tall_params(device, n, o.force_params);
+    plan.source = o.force_params.empty() ? "parameters measured for the tall kernel"
+                                         : "the caller's overrides of the tall kernel's parameters";
+    plan.reason = o.force_path == GemmPath::Tall
+                      ? "path forced by the caller"
+                      : "C has at most " + std::to_string(detail::kTallMaxN) + " columns and " + std::to_string(m) +
+                            " rows: streaming op(A) in place beats tiles that would be mostly empty (where op(A)'s "
+                            "rows are contiguous along k; otherwise the call is planned without this path)";
+    return plan;
+  }
   plan.pack_b = pack_b_choice(m, n, k, o);  // by size alone, whatever path and parameters follow
   const std::string cls = detail::shape_class(device.kind, m, n, k);
   const auto found = find_entry(device, cls);

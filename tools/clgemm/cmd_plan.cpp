@@ -25,6 +25,10 @@ struct PlanOptions {
 
 using Clock = std::chrono::steady_clock;
 
+const char* path_name(GemmPath p) {
+  return p == GemmPath::Packed ? "packed" : p == GemmPath::Tall ? "tall" : "direct";
+}
+
 // Runs the planned GEMM through the public API: the first call (which builds or loads the
 // kernels) timed on the host clock, then `repeat` warm calls; checked once against float64.
 nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const GemmOptions& go) {
@@ -61,13 +65,16 @@ nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const Gemm
 void run_plan(const PlanOptions& o) {
   const DeviceInfo d = open_device(o.dev);
   GemmOptions go;
-  go.force_path = o.path == "direct" ? GemmPath::Direct : o.path == "packed" ? GemmPath::Packed : GemmPath::Auto;
+  go.force_path = o.path == "direct"   ? GemmPath::Direct
+                  : o.path == "packed" ? GemmPath::Packed
+                  : o.path == "tall"   ? GemmPath::Tall
+                                       : GemmPath::Auto;
   go.force_edge_split = o.edges == "split"   ? GemmOptions::Toggle::On
                         : o.edges == "whole" ? GemmOptions::Toggle::Off
                                              : GemmOptions::Toggle::Auto;
   const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
-                        {"path", plan.path == GemmPath::Packed ? "packed" : "direct"},
+                        {"path", path_name(plan.path)},
                         {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason}};
   // With the edges apart: the two strips' own plans (the rows below the interior, then the
   // columns right of it), as the call would run them.
@@ -81,7 +88,7 @@ void run_plan(const PlanOptions& o) {
                         plan_gemm(d, s.rows, s.cols, o.k, alone)});
     doc["interior"] = {in.m, in.n};
     for (const auto& [shape, p] : strips)
-      doc["strips"].push_back({{"shape", shape}, {"path", p.path == GemmPath::Packed ? "packed" : "direct"},
+      doc["strips"].push_back({{"shape", shape}, {"path", path_name(p.path)},
                                {"params", p.params}, {"source", p.source}});
   }
   if (o.run) doc["run"] = run_planned(d, o, go);
@@ -109,8 +116,10 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--m", o->m, "rows of op(A) and C")->required()->check(kPositiveSize);
   cmd->add_option("--n", o->n, "columns of op(B) and C")->required()->check(kPositiveSize);
   cmd->add_option("--k", o->k, "columns of op(A), rows of op(B)")->required()->check(kPositiveSize);
-  cmd->add_option("--path", o->path, "force a path: auto, direct or packed")
-      ->check(CLI::IsMember({"auto", "direct", "packed"}));
+  cmd->add_option("--path", o->path,
+                  "force a path: auto, direct, packed or tall (C of at most 16 columns; `plan` assumes row-major A and B, "
+                  "not transposed)")
+      ->check(CLI::IsMember({"auto", "direct", "packed", "tall"}));
   cmd->add_option("--edges", o->edges,
                   "ragged edges of the packed path: auto, split (the interior and two strips as three GEMMs) or whole")
       ->check(CLI::IsMember({"auto", "split", "whole"}));

@@ -1,0 +1,33 @@
+// tall_kernel.hpp — the tall kernel (gemm/tall.cl): which calls it takes and its parameters.
+#pragma once
+
+#include <clgemm/device.hpp>
+#include <clgemm/gemm.hpp>
+#include <clgemm/ladder.hpp>
+
+#include <cstddef>
+
+namespace clgemm::detail {
+
+// The most columns of C the tall kernel holds per work-item (its NB).
+constexpr size_t kTallMaxN = 16;
+
+// Whether the planner runs a call of this shape on the tall kernel (when op(A)'s rows are
+// contiguous along k; gemm_api checks that). GPUs only, and enough rows to give every compute
+// unit work: on the H200 it beat the packed path 1.6-1.9× from 1024×16×1024 up, and lost at
+// 512×16×4096 (32 work-groups for 132 SMs).
+bool tall_pays(const DeviceInfo& device, size_t m, size_t n, size_t k);
+
+// NB, RW and GR for a C of n columns (n <= kTallMaxN), with `overrides` on top; throws
+// InvalidArgument for values the kernel cannot run.
+KernelParams tall_params(const DeviceInfo& device, size_t n, const KernelParams& overrides = {});
+
+// plan_gemm without the tall path (planner.cpp), for calls whose op(A) it cannot read; not kept
+// in the plan cache.
+GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o);
+
+// Work-items and rows of C per work-group.
+size_t tall_threads(const KernelParams& ps);
+size_t tall_rows(const KernelParams& ps);
+
+}  // namespace clgemm::detail

@@ -1,0 +1,168 @@
+// tall.cl — C = alpha·A·B + beta·C for C with few columns (N <= NB <= 16) and A's rows contiguous
+// along k: tall products such as 4096×16×4096, and the tall strip of a call whose ragged edges
+// run apart.
+//
+// Why a kernel of its own: the tiled kernels want A k-major (packed, or transposed while it is
+// staged) and tiles at least 32 columns wide, so on these shapes they either copy the large
+// operand or leave most of each tile empty. This kernel streams A once, in place, with no local
+// tiles and no barrier in its loop: k is shared out round-robin among the 32 work-items of a row
+// group, each of which reads whole float4s along k from its RW rows of A (neighbouring
+// work-items take neighbouring float4s, so a row group reads 512 contiguous bytes per row and
+// step) and the matching rows of B, which is small and stays in the caches. Each work-item thus
+// holds partial sums over its own share of k for all RW×NB outputs of its rows; one reduction
+// through local memory at the end adds the 32 shares.
+//
+// Work-group: GR row groups of 32 work-items, RW rows of C each (GR·RW rows per work-group).
+// Rows past M are read from row M-1 (so no load is out of bounds) and never written.
+//
+// Element (i, p) of A is A[i·lda + p]; element (p, j) of B is B[p·b_ks + j·b_ns]; element (i, j)
+// of C is C[i·ldc + j] (all after the offsets), so B may be stored either way.
+//   A_VEC: lda and A's offsets are multiples of 4: float4 loads (else vload4).
+//   B_VEC: b_ns = 1, N = NB, b_ks and B's offsets multiples of 4: float4 loads along B's rows.
+//   B_KVEC: b_ks = 1, b_ns and B's offsets multiples of 4: float4 loads along B's columns.
+//   Neither: one guarded load per element.
+// Batches run along the second NDRange dimension, as in direct.cl (BATCH_ARRAYS).
+
+#ifndef NB
+#define NB 16  // columns of C held per work-item: N <= NB
+#endif
+#ifndef RW
+#define RW 8  // rows of C per row group
+#endif
+#ifndef GR
+#define GR 2  // row groups per work-group
+#endif
+#ifndef A_VEC
+#define A_VEC 0
+#endif
+#ifndef B_VEC
+#define B_VEC 0
+#endif
+#ifndef B_KVEC
+#define B_KVEC 0
+#endif
+#ifndef BATCH_ARRAYS
+#define BATCH_ARRAYS 0
+#endif
+
+#define LANES 32                 // work-items sharing one row group's k
+#define VALUES (RW * NB)         // partial sums per work-item
+#define CHUNKS ((VALUES + LANES - 1) / LANES)
+#if B_VEC && B_KVEC
+#error "B_VEC and B_KVEC exclude each other"
+#endif
+#if B_VEC && NB % 4 != 0
+#error "B_VEC needs NB to be a multiple of 4"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(LANES * GR, 1, 1)))
+void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
+               __global const float* restrict A, ulong a_offset, const int lda, const ulong a_stride,
+               __global const float* restrict B, ulong b_offset, const int b_ks, const int b_ns, const ulong b_stride,
+               __global float* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
+               __global const float* restrict scalars, __global const ulong* restrict offsets) {
+  const int batch = get_group_id(1);
+#if BATCH_ARRAYS
+  alpha = scalars[2 * batch];
+  beta = scalars[2 * batch + 1];
+  a_offset = offsets[3 * batch];
+  b_offset = offsets[3 * batch + 1];
+  c_offset = offsets[3 * batch + 2];
+#else
+  a_offset += batch * a_stride;
+  b_offset += batch * b_stride;
+  c_offset += batch * c_stride;
+#endif
+  const int lane = get_local_id(0) % LANES, group = get_local_id(0) / LANES;
+  const int row0 = get_group_id(0) * (GR * RW) + group * RW;
+  __global const float* Bk = B + b_offset;
+
+  __global const float* a_row[RW];
+#pragma unroll
+  for (int r = 0; r < RW; ++r) a_row[r] = A + a_offset + (size_t)min(row0 + r, M - 1) * lda;
+
+  float acc[RW][NB];
+#pragma unroll
+  for (int r = 0; r < RW; ++r)
+#pragma unroll
+    for (int j = 0; j < NB; ++j) acc[r][j] = 0.0f;
+
+  // Whole float4s of k, shared out round-robin among the lanes.
+  const int quads = K / 4;
+  for (int q = lane; q < quads; q += LANES) {
+    const int k = 4 * q;
+    float4 a[RW];
+#pragma unroll
+    for (int r = 0; r < RW; ++r)
+#if A_VEC
+      a[r] = *(__global const float4*)(a_row[r] + k);
+#else
+      a[r] = vload4(0, a_row[r] + k);
+#endif
+    // b[kk][j] = B(k + kk, j)
+    float b[4][NB];
+#if B_VEC
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+      for (int j4 = 0; j4 < NB / 4; ++j4) {
+        const float4 v = *(__global const float4*)(Bk + (size_t)(k + kk) * b_ks + 4 * j4);
+        b[kk][4 * j4] = v.x, b[kk][4 * j4 + 1] = v.y, b[kk][4 * j4 + 2] = v.z, b[kk][4 * j4 + 3] = v.w;
+      }
+#elif B_KVEC
+#pragma unroll
+    for (int j = 0; j < NB; ++j) {
+      const float4 v = j < N ? *(__global const float4*)(Bk + (size_t)j * b_ns + k) : (float4)(0.0f);
+      b[0][j] = v.x, b[1][j] = v.y, b[2][j] = v.z, b[3][j] = v.w;
+    }
+#else
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+      for (int j = 0; j < NB; ++j) b[kk][j] = j < N ? Bk[(size_t)(k + kk) * b_ks + (size_t)j * b_ns] : 0.0f;
+#endif
+#pragma unroll
+    for (int r = 0; r < RW; ++r)
+#pragma unroll
+      for (int j = 0; j < NB; ++j) {
+        acc[r][j] = fma(a[r].x, b[0][j], acc[r][j]);
+        acc[r][j] = fma(a[r].y, b[1][j], acc[r][j]);
+        acc[r][j] = fma(a[r].z, b[2][j], acc[r][j]);
+        acc[r][j] = fma(a[r].w, b[3][j], acc[r][j]);
+      }
+  }
+  // The last K % 4 values of k, one per lane.
+  const int k = 4 * quads + lane;
+  if (k < K)
+#pragma unroll
+    for (int j = 0; j < NB; ++j) {
+      const float bj = j < N ? Bk[(size_t)k * b_ks + (size_t)j * b_ns] : 0.0f;
+#pragma unroll
+      for (int r = 0; r < RW; ++r) acc[r][j] = fma(a_row[r][k], bj, acc[r][j]);
+    }
+
+  // Add up the lanes' shares, 32 values at a time: each lane writes 32 of its partial sums, then
+  // adds up one value over all 32 lanes. The +1 keeps both the writes and the reads on 32 banks.
+  __local float part[GR][LANES][LANES + 1];
+  __global float* Cb = C + c_offset;
+#pragma unroll
+  for (int c = 0; c < CHUNKS; ++c) {
+#pragma unroll
+    for (int t = 0; t < LANES; ++t) {
+      const int v = c * LANES + t;
+      if (v < VALUES) part[group][lane][t] = acc[v / NB][v % NB];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int v = c * LANES + lane;
+    const int r = v / NB, j = v % NB, i = row0 + r;
+    if (v < VALUES && i < M && j < N) {
+      float sum = 0.0f;
+      for (int l = 0; l < LANES; ++l) sum += part[group][l][lane];
+      __global float* cij = Cb + (size_t)i * ldc + j;
+      // alpha == 0: the product does not count; beta == 0: C is not read (BLAS semantics).
+      const float prod = alpha == 0.0f ? 0.0f : alpha * sum;
+      *cij = beta == 0.0f ? prod : prod + beta * *cij;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
