@@ -104,6 +104,10 @@ TEST(TallPath, PlannerTakesTallShapesOnGpusOnly) {
   DeviceInfo cpu = h200;
   cpu.kind = DeviceKind::CPU;
   EXPECT_NE(plan_gemm(cpu, 4096, 16, 4096).path, GemmPath::Tall);
+  // Overrides without a forced path are for the kernel the planner picks otherwise.
+  GemmOptions tiled;
+  tiled.force_params = {{"KWG", 32}};
+  EXPECT_EQ(plan_gemm(h200, 4096, 16, 4096, tiled).path, GemmPath::Packed);
   // Without the tall path the same shape gets the packed or direct path.
   EXPECT_NE(detail::plan_without_tall(h200, 4096, 16, 4096, {}).path, GemmPath::Tall);
 }

@@ -41,8 +41,8 @@ enum class GemmPath {
   Direct,  // one kernel that reads the operands in place, with edge guards and the alpha/beta epilogue
   Packed,  // pack op(A) (transposed) and op(B) into padded temporaries unless already in that form,
            // then the tunable xgemm kernel, which writes alpha·A·B + beta·C straight into C
-  Tall,    // C with at most 16 columns and op(A)'s rows contiguous along k (A row-major and not
-           // transposed, or column-major and transposed): one kernel that streams A in place
+  Tall,    // row-major: C with at most 16 columns and A not transposed (column-major: C with at most
+           // 16 rows and B not transposed); one kernel that streams the large operand in place along k
 };
 
 struct GemmPlan {

@@ -45,8 +45,8 @@ GemmPlan fit_to_layout(const DeviceInfo& device, const detail::RowMajorGemm& g, 
   if (plan.path != GemmPath::Tall || !g.trans_a) return plan;
   if (options.force_path == GemmPath::Tall)
     throw Error(Status::InvalidArgument,
-                "the tall path reads op(A) along k in place, so it needs A row-major and not transposed (or "
-                "column-major and transposed); this call has op(A)'s rows strided");
+                "the tall path reads the large operand along k in place: it needs a row-major call with A not "
+                "transposed, or a column-major call with B not transposed");
   return detail::plan_without_tall(device, g.m, g.n, g.k, options);
 }
 

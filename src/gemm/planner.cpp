@@ -189,8 +189,9 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
 
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall) {
   GemmPlan plan;
-  const bool tall = o.force_path == GemmPath::Tall ||
-                    (o.force_path == GemmPath::Auto && allow_tall && detail::tall_pays(device, m, n, k));
+  // Overrides without a forced path are meant for the kernel the planner would otherwise pick.
+  const bool tall = o.force_path == GemmPath::Tall || (o.force_path == GemmPath::Auto && o.force_params.empty() &&
+                                                       allow_tall && detail::tall_pays(device, m, n, k));
   if (tall) {
     plan.path = GemmPath::Tall;
     plan.params = detail::tall_params(device, n, o.force_params);
