@@ -102,4 +102,15 @@ void run_case(const SweepCase& sc, const GemmOptions& options) {
   EXPECT_LE(err, 2 * cpu::gemm_tolerance(sc.k)) << describe(sc) << " seed " << seed;
 }
 
+void run_every_layout(const std::vector<std::tuple<size_t, size_t, size_t>>& shapes, const GemmOptions& options) {
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Transpose ta : {Transpose::No, Transpose::Yes})
+      for (Transpose tb : {Transpose::No, Transpose::Yes})
+        for (const auto& [m, n, k] : shapes) {
+          run_case({layout, ta, tb, m, n, k, 3, 13, -1.5f, 0.5f}, options);
+          run_case({layout, ta, tb, m, n, k, 0, 0, 1.0f, 0.0f}, options);
+          if (::testing::Test::HasFatalFailure()) return;
+        }
+}
+
 }  // namespace clgemm::test

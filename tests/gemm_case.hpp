@@ -6,6 +6,8 @@
 #include <clgemm/gemm.hpp>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace clgemm::test {
 
@@ -22,5 +24,10 @@ std::string describe(const SweepCase& c);
 // Runs `sc` through clgemm::gemm (with `options`) and OpenBLAS on the same fresh random inputs,
 // reporting mismatches as gtest failures.
 void run_case(const SweepCase& sc, const GemmOptions& options = {});
+
+// run_case for every shape (m, n, k) on both layouts and every transpose of A and B, twice: with
+// leading dimensions padded by 3, offsets of 13, alpha -1.5 and beta 0.5; then dense, with alpha 1
+// and beta 0. Stops at the first fatal failure.
+void run_every_layout(const std::vector<std::tuple<size_t, size_t, size_t>>& shapes, const GemmOptions& options);
 
 }  // namespace clgemm::test

@@ -94,6 +94,32 @@ bool aligned_to(size_t ld, size_t offset, size_t stride, const std::vector<size_
   return ok;
 }
 
+// A build option that switches a kernel feature on or off: " -DNAME=1" or " -DNAME=0".
+std::string flag(const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); }
+
+// The arguments that open the signatures of direct.cl and tall.cl: M, N, K, alpha, beta. Returns
+// the index of the next argument.
+int set_shape_args(cl::Kernel& k, const RowMajorGemm& g) {
+  int i = 0;
+  k.setArg(i++, cl_int(g.m));
+  k.setArg(i++, cl_int(g.n));
+  k.setArg(i++, cl_int(g.k));
+  k.setArg(i++, g.alpha);
+  k.setArg(i++, g.beta);
+  return i;
+}
+
+// The two arguments that close them: the per-batch arrays (batch_arrays), or none.
+void set_batch_array_args(cl::Kernel& k, int i, const std::pair<cl::Buffer, cl::Buffer>& arrays) {
+  if (arrays.first()) {
+    k.setArg(i++, arrays.first);
+    k.setArg(i++, arrays.second);
+  } else {
+    k.setArg(i++, sizeof(cl_mem), nullptr);
+    k.setArg(i++, sizeof(cl_mem), nullptr);
+  }
+}
+
 // Builds what a part needs and allocates its temporaries; `launch` then enqueues its commands.
 // Every part of a call is prepared before any is launched, so that a failure enqueues nothing.
 struct Prepared {
@@ -101,19 +127,25 @@ struct Prepared {
   bool uses_scratch = false;  // its commands pass data through kept temporaries (Context::scratch)
 };
 
+// One launch of `k`. The per-batch arrays travel with it: a kernel argument does not keep its
+// buffer alive.
+Prepared one_launch(const cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local,
+                    const std::pair<cl::Buffer, cl::Buffer>& arrays) {
+  return {[k, global, local, arrays](Chain& chain) {
+            cl::Event ev;
+            chain.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
+            chain.push(ev);
+          },
+          false};
+}
+
 Prepared prepare_direct(const Context& ctx, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = direct_descriptor();
   std::string options = build_options(plan.params) + " -DTRANS_A=" + (g.trans_a ? "1" : "0") +
                         " -DTRANS_B=" + (g.trans_b ? "1" : "0") + " -DBATCH_ARRAYS=" + (s.arrays ? "1" : "0");
   cl::Kernel k = ctx.kernel({d.info.file}, options, d.entry);
   const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
-  const cl::Buffer scalars = arrays.first, offsets = arrays.second;
-  int i = 0;
-  k.setArg(i++, cl_int(g.m));
-  k.setArg(i++, cl_int(g.n));
-  k.setArg(i++, cl_int(g.k));
-  k.setArg(i++, g.alpha);
-  k.setArg(i++, g.beta);
+  int i = set_shape_args(k, g);
   for (const MatrixRef* r : {&g.a, &g.b, &g.c}) {
     const size_t stride = r == &g.a ? s.a_stride : r == &g.b ? s.b_stride : s.c_stride;
     k.setArg(i++, wrap(r->buffer));
@@ -121,22 +153,9 @@ Prepared prepare_direct(const Context& ctx, const RowMajorGemm& g, const BatchSp
     k.setArg(i++, cl_int(r->ld));
     k.setArg(i++, cl_ulong(stride));
   }
-  if (s.arrays) {
-    k.setArg(i++, scalars);
-    k.setArg(i++, offsets);
-  } else {
-    k.setArg(i++, sizeof(cl_mem), nullptr);
-    k.setArg(i++, sizeof(cl_mem), nullptr);
-  }
+  set_batch_array_args(k, i, arrays);
   const cl::NDRange g2 = d.global({g.m, g.n, g.k}, plan.params), l2 = d.local(plan.params);
-  const cl::NDRange global(g2[0], g2[1], s.count), local(l2[0], l2[1], 1);
-  // The per-batch arrays travel with the launch: a kernel argument does not keep its buffer alive.
-  return {[k, global, local, scalars, offsets](Chain& chain) {
-            cl::Event ev;
-            chain.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
-            chain.push(ev);
-          },
-          false};
+  return one_launch(k, cl::NDRange(g2[0], g2[1], s.count), cl::NDRange(l2[0], l2[1], 1), arrays);
 }
 
 // The tall kernel (tall.cl) on a call whose op(A) has rows contiguous along k (gemm_api checks).
@@ -149,18 +168,11 @@ Prepared prepare_tall(const Context& ctx, const RowMajorGemm& g, const BatchSpec
   const bool b_kvec = g.trans_b && b_aligned;
   // B(p, j) = B[p·b_ks + j·b_ns]: stored k×n, or n×k when transposed.
   const cl_int b_ks = cl_int(g.trans_b ? 1 : g.b.ld), b_ns = cl_int(g.trans_b ? g.b.ld : 1);
-  auto flag = [](const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); };
   const std::string options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
                               flag("BATCH_ARRAYS", s.arrays);
   cl::Kernel k = ctx.kernel({"gemm/tall.cl"}, options, "gemm_tall");
   const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
-  const cl::Buffer scalars = arrays.first, offsets = arrays.second;
-  int i = 0;
-  k.setArg(i++, cl_int(g.m));
-  k.setArg(i++, cl_int(g.n));
-  k.setArg(i++, cl_int(g.k));
-  k.setArg(i++, g.alpha);
-  k.setArg(i++, g.beta);
+  int i = set_shape_args(k, g);
   k.setArg(i++, wrap(g.a.buffer));
   k.setArg(i++, cl_ulong(g.a.offset));
   k.setArg(i++, cl_int(g.a.ld));
@@ -174,21 +186,9 @@ Prepared prepare_tall(const Context& ctx, const RowMajorGemm& g, const BatchSpec
   k.setArg(i++, cl_ulong(g.c.offset));
   k.setArg(i++, cl_int(g.c.ld));
   k.setArg(i++, cl_ulong(s.c_stride));
-  if (s.arrays) {
-    k.setArg(i++, scalars);
-    k.setArg(i++, offsets);
-  } else {
-    k.setArg(i++, sizeof(cl_mem), nullptr);
-    k.setArg(i++, sizeof(cl_mem), nullptr);
-  }
+  set_batch_array_args(k, i, arrays);
   const size_t threads = tall_threads(ps), groups = (g.m + tall_rows(ps) - 1) / tall_rows(ps);
-  const cl::NDRange global(groups * threads, s.count), local(threads, 1);
-  return {[k, global, local, scalars, offsets](Chain& chain) {
-            cl::Event ev;
-            chain.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
-            chain.push(ev);
-          },
-          false};
+  return one_launch(k, cl::NDRange(groups * threads, s.count), cl::NDRange(threads, 1), arrays);
 }
 
 Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
@@ -251,7 +251,6 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   const size_t blocks = full_tiles + sk_groups;
   const bool guard_m = !a_packed && g.m != pm, guard_n = !b_packed && g.n != pn,
              guard_k = (!a_packed || !b_packed) && g.k != pk;
-  auto flag = [](const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); };
   const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
                               flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
