@@ -51,16 +51,21 @@ TEST(TallPath, ForcedMatchesOpenBlasOnEveryReadableLayout) {
 }
 
 TEST(TallPath, EveryParameterSetMatches) {
-  // Widths 4, 8 and 16 with few and many rows per row group, one and several row groups, and
-  // an NB wider than n (B then read element by element).
-  const KernelParams sets[] = {{{"NB", 4}, {"RW", 1}, {"GR", 1}},  {{"NB", 8}, {"RW", 4}, {"GR", 4}},
-                               {{"NB", 16}, {"RW", 8}, {"GR", 2}}, {{"NB", 16}, {"RW", 3}, {"GR", 3}},
-                               {{"NB", 4}, {"RW", 2}, {"GR", 8}}};
+  // Widths 4, 8 and 16 with few and many rows per row group, one and several row groups, 32 to
+  // 256 work-items sharing k, and an NB wider than n (B then read element by element). k = 70
+  // leaves lanes without a float4 of k at 64 lanes and more; 1029 leaves a tail of one.
+  const KernelParams sets[] = {{{"NB", 4}, {"RW", 1}, {"GR", 1}, {"LANES", 32}},
+                               {{"NB", 8}, {"RW", 4}, {"GR", 4}, {"LANES", 32}},
+                               {{"NB", 16}, {"RW", 8}, {"GR", 2}, {"LANES", 64}},
+                               {{"NB", 16}, {"RW", 3}, {"GR", 3}, {"LANES", 96}},
+                               {{"NB", 4}, {"RW", 4}, {"GR", 2}, {"LANES", 128}},
+                               {{"NB", 8}, {"RW", 8}, {"GR", 1}, {"LANES", 256}}};
   for (const KernelParams& ps : sets)
-    for (size_t n : {1, 4}) {
-      run_case({Layout::RowMajor, Transpose::No, Transpose::No, 131, n, 70, 1, 13, 2.0f, -1.0f}, forced_tall(ps));
-      if (HasFatalFailure()) return;
-    }
+    for (size_t n : {1, 4})
+      for (size_t k : {70, 1029}) {
+        run_case({Layout::RowMajor, Transpose::No, Transpose::No, 131, n, k, 1, 13, 2.0f, -1.0f}, forced_tall(ps));
+        if (HasFatalFailure()) return;
+      }
 }
 
 TEST(TallPath, BatchedAndStridedBatched) { check_batched_calls(70, 9, 33, forced_tall()); }
@@ -89,6 +94,8 @@ TEST(TallPath, RefusesWhatItCannotRun) {
   EXPECT_EQ(status_of(call, forced_tall({{"NB", 16}, {"RW", 9}})), Status::InvalidArgument);
   EXPECT_EQ(status_of(call, forced_tall({{"TM", 16}})), Status::InvalidArgument);
   EXPECT_EQ(status_of(call, forced_tall({{"NB", 4}})), Status::InvalidArgument);  // n = 8 > NB
+  EXPECT_EQ(status_of(call, forced_tall({{"LANES", 48}})), Status::InvalidArgument);  // not whole warps
+  EXPECT_EQ(status_of(call, forced_tall({{"LANES", 512}})), Status::InvalidArgument);
 }
 
 TEST(TallPath, PlannerTakesTallShapesOnGpusOnly) {
@@ -98,6 +105,18 @@ TEST(TallPath, PlannerTakesTallShapesOnGpusOnly) {
   EXPECT_EQ(plan_gemm(h200, 1024, 8, 1024).path, GemmPath::Tall);
   EXPECT_EQ(plan_gemm(h200, 4096, 16, 4096).params.at("NB"), 16);
   EXPECT_EQ(plan_gemm(h200, 4096, 5, 4096).params.at("NB"), 8);
+  // More work-items share k where there are fewer rows: 128 at 1024-2048 rows, 64 at 4096, 32
+  // from 8192 (16 columns, 132 compute units).
+  EXPECT_EQ(plan_gemm(h200, 1024, 16, 1024).params.at("LANES"), 128);
+  EXPECT_EQ(plan_gemm(h200, 2048, 16, 2064).params.at("LANES"), 128);
+  EXPECT_EQ(plan_gemm(h200, 4096, 16, 4096).params.at("LANES"), 64);
+  EXPECT_EQ(plan_gemm(h200, 8192, 16, 8192).params.at("LANES"), 32);
+  EXPECT_EQ(plan_gemm(h200, 16384, 16, 1024).params.at("LANES"), 32);
+  for (size_t m : {1024, 4096, 16384})
+    for (size_t n : {1, 8, 16}) {
+      const KernelParams ps = plan_gemm(h200, m, n, 1024).params;
+      EXPECT_LE(size_t(ps.at("LANES") * ps.at("GR")), h200.max_work_group_size) << m << "x" << n;
+    }
   // Too few rows to fill the device, too many columns, or not a GPU.
   EXPECT_NE(plan_gemm(h200, 512, 16, 4096).path, GemmPath::Tall);
   EXPECT_NE(plan_gemm(h200, 4096, 17, 4096).path, GemmPath::Tall);

@@ -5,14 +5,15 @@
 // Why a kernel of its own: the tiled kernels want A k-major (packed, or transposed while it is
 // staged) and tiles at least 32 columns wide, so on these shapes they either copy the large
 // operand or leave most of each tile empty. This kernel streams A once, in place, with no local
-// tiles and no barrier in its loop: k is shared out round-robin among the 32 work-items of a row
-// group, each of which reads whole float4s along k from its RW rows of A (neighbouring
-// work-items take neighbouring float4s, so a row group reads 512 contiguous bytes per row and
-// step) and the matching rows of B, which is small and stays in the caches. Each work-item thus
-// holds partial sums over its own share of k for all RW×NB outputs of its rows; one reduction
-// through local memory at the end adds the 32 shares.
+// tiles and no barrier in its loop: k is shared out round-robin among the LANES work-items of a
+// row group, each of which reads whole float4s along k from its RW rows of A (neighbouring
+// work-items take neighbouring float4s, so a row group reads 16·LANES contiguous bytes per row
+// and step) and the matching rows of B, which is small and stays in the caches. Each work-item
+// thus holds partial sums over its own share of k for all RW×NB outputs of its rows; one
+// reduction through local memory at the end adds the LANES shares. More lanes per row group
+// give a call with few rows more warps in flight (the host picks LANES by the rows).
 //
-// Work-group: GR row groups of 32 work-items, RW rows of C each (GR·RW rows per work-group).
+// Work-group: GR row groups of LANES work-items, RW rows of C each (GR·RW rows per work-group).
 // Rows past M are read from row M-1 (so no load is out of bounds) and never written.
 //
 // Element (i, p) of A is A[i·lda + p]; element (p, j) of B is B[p·b_ks + j·b_ns]; element (i, j)
@@ -45,9 +46,15 @@
 #define BATCH_ARRAYS 0
 #endif
 
-#define LANES 32                 // work-items sharing one row group's k
+#ifndef LANES
+#define LANES 32  // work-items sharing one row group's k (a multiple of 32)
+#endif
+#define WIDTH 32                 // partial sums added up per round of the reduction
 #define VALUES (RW * NB)         // partial sums per work-item
-#define CHUNKS ((VALUES + LANES - 1) / LANES)
+#define CHUNKS ((VALUES + WIDTH - 1) / WIDTH)
+#if LANES % WIDTH != 0
+#error "LANES must be a multiple of 32"
+#endif
 #if B_VEC && B_KVEC
 #error "B_VEC and B_KVEC exclude each other"
 #endif
@@ -142,20 +149,21 @@ void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
     }
 
   // Add up the lanes' shares, 32 values at a time: each lane writes 32 of its partial sums, then
-  // adds up one value over all 32 lanes. The +1 keeps both the writes and the reads on 32 banks.
-  __local float part[GR][LANES][LANES + 1];
+  // each of the first 32 lanes adds up one value over all lanes. The +1 keeps both the writes
+  // and the reads on 32 banks.
+  __local float part[GR][LANES][WIDTH + 1];
   __global float* Cb = C + c_offset;
 #pragma unroll
   for (int c = 0; c < CHUNKS; ++c) {
 #pragma unroll
-    for (int t = 0; t < LANES; ++t) {
-      const int v = c * LANES + t;
+    for (int t = 0; t < WIDTH; ++t) {
+      const int v = c * WIDTH + t;
       if (v < VALUES) part[group][lane][t] = acc[v / NB][v % NB];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int v = c * LANES + lane;
+    const int v = c * WIDTH + lane;
     const int r = v / NB, j = v % NB, i = row0 + r;
-    if (v < VALUES && i < M && j < N) {
+    if (lane < WIDTH && v < VALUES && i < M && j < N) {
       float sum = 0.0f;
       for (int l = 0; l < LANES; ++l) sum += part[group][l][lane];
       __global float* cij = Cb + (size_t)i * ldc + j;
