@@ -143,7 +143,9 @@ Prepared prepare_direct(const Context& ctx, const RowMajorGemm& g, const BatchSp
   const GemmKernelDescriptor& d = direct_descriptor();
   std::string options = build_options(plan.params) + " -DTRANS_A=" + (g.trans_a ? "1" : "0") +
                         " -DTRANS_B=" + (g.trans_b ? "1" : "0") + " -DBATCH_ARRAYS=" + (s.arrays ? "1" : "0");
-  cl::Kernel k = ctx.kernel({d.info.file}, options, d.entry);
+  std::vector<std::string> sources = d.sources;
+  sources.push_back(d.info.file);
+  cl::Kernel k = ctx.kernel(sources, options, d.entry);
   const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
   int i = set_shape_args(k, g);
   for (const MatrixRef* r : {&g.a, &g.b, &g.c}) {
@@ -170,7 +172,7 @@ Prepared prepare_tall(const Context& ctx, const RowMajorGemm& g, const BatchSpec
   const cl_int b_ks = cl_int(g.trans_b ? 1 : g.b.ld), b_ns = cl_int(g.trans_b ? g.b.ld : 1);
   const std::string options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
                               flag("BATCH_ARRAYS", s.arrays);
-  cl::Kernel k = ctx.kernel({"gemm/tall.cl"}, options, "gemm_tall");
+  cl::Kernel k = ctx.kernel({"common/batch.cl", "gemm/tall.cl"}, options, "gemm_tall");
   const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
   int i = set_shape_args(k, g);
   k.setArg(i++, wrap(g.a.buffer));

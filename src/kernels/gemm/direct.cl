@@ -11,10 +11,8 @@
 // A and B). TRANS_A = 0: A is m×k with element (i, p) at A[i·lda + p]; TRANS_A = 1: A is stored
 // k×m, op(A)(i, p) = A[p·lda + i]. Likewise for B (k×n, or n×k when TRANS_B).
 //
-// Batches run along the third NDRange dimension. BATCH_ARRAYS = 0: offsets advance by a fixed
-// stride per batch and alpha/beta are kernel arguments. BATCH_ARRAYS = 1: per-batch alpha, beta and
-// offsets come from the two small buffers `scalars` (alpha, beta pairs) and `offsets` (a, b, c
-// triples).
+// Batches run along the third NDRange dimension; common/batch.cl picks each item's offsets and
+// alpha/beta (BATCH_ARRAYS).
 
 #ifndef TM
 #define TM 64       // rows of C per work-group
@@ -37,9 +35,6 @@
 #ifndef TRANS_B
 #define TRANS_B 0
 #endif
-#ifndef BATCH_ARRAYS
-#define BATCH_ARRAYS 0
-#endif
 
 #define RX (TN / WN)          // work-items along n
 #define RY (TM / WM)          // work-items along m
@@ -57,18 +52,8 @@ void gemm_direct(const int M, const int N, const int K, float alpha, float beta,
                  __global const float* restrict B, ulong b_offset, const int ldb, const ulong b_stride,
                  __global float* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
                  __global const float* restrict scalars, __global const ulong* restrict offsets) {
-  const int batch = get_group_id(2);
-#if BATCH_ARRAYS
-  alpha = scalars[2 * batch];
-  beta = scalars[2 * batch + 1];
-  a_offset = offsets[3 * batch];
-  b_offset = offsets[3 * batch + 1];
-  c_offset = offsets[3 * batch + 2];
-#else
-  a_offset += batch * a_stride;
-  b_offset += batch * b_stride;
-  c_offset += batch * c_stride;
-#endif
+  select_batch_item(get_group_id(2), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
+                    scalars, offsets);  // common/batch.cl
   A += a_offset;
   B += b_offset;
   C += c_offset;

@@ -22,7 +22,8 @@
 //   B_VEC: b_ns = 1, N = NB, b_ks and B's offsets multiples of 4: float4 loads along B's rows.
 //   B_KVEC: b_ks = 1, b_ns and B's offsets multiples of 4: float4 loads along B's columns.
 //   Neither: one guarded load per element.
-// Batches run along the second NDRange dimension, as in direct.cl (BATCH_ARRAYS).
+// Batches run along the second NDRange dimension; common/batch.cl picks each item's offsets and
+// alpha/beta (BATCH_ARRAYS).
 
 #ifndef NB
 #define NB 16  // columns of C held per work-item: N <= NB
@@ -41,9 +42,6 @@
 #endif
 #ifndef B_KVEC
 #define B_KVEC 0
-#endif
-#ifndef BATCH_ARRAYS
-#define BATCH_ARRAYS 0
 #endif
 
 #ifndef LANES
@@ -68,18 +66,8 @@ void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
                __global const float* restrict B, ulong b_offset, const int b_ks, const int b_ns, const ulong b_stride,
                __global float* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
                __global const float* restrict scalars, __global const ulong* restrict offsets) {
-  const int batch = get_group_id(1);
-#if BATCH_ARRAYS
-  alpha = scalars[2 * batch];
-  beta = scalars[2 * batch + 1];
-  a_offset = offsets[3 * batch];
-  b_offset = offsets[3 * batch + 1];
-  c_offset = offsets[3 * batch + 2];
-#else
-  a_offset += batch * a_stride;
-  b_offset += batch * b_stride;
-  c_offset += batch * c_stride;
-#endif
+  select_batch_item(get_group_id(1), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
+                    scalars, offsets);  // common/batch.cl
   const int lane = get_local_id(0) % LANES, group = get_local_id(0) / LANES;
   const int row0 = get_group_id(0) * (GR * RW) + group * RW;
   __global const float* Bk = B + b_offset;
