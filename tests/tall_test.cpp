@@ -53,7 +53,7 @@ TEST(TallPath, ForcedMatchesOpenBlasOnEveryReadableLayout) {
 TEST(TallPath, EveryParameterSetMatches) {
   // Widths 4, 8 and 16 with few and many rows per row group, one and several row groups, 32 to
   // 256 work-items sharing k, and an NB wider than n (B then read element by element). k = 70
-  // leaves lanes without a float4 of k at 64 lanes and more; 1029 leaves a tail of one.
+  // (17 float4s and a tail of two) leaves most lanes without a float4; 1029, a tail of one.
   const KernelParams sets[] = {{{"NB", 4}, {"RW", 1}, {"GR", 1}, {"LANES", 32}},
                                {{"NB", 8}, {"RW", 4}, {"GR", 4}, {"LANES", 32}},
                                {{"NB", 16}, {"RW", 8}, {"GR", 2}, {"LANES", 64}},
@@ -112,6 +112,9 @@ TEST(TallPath, PlannerTakesTallShapesOnGpusOnly) {
   EXPECT_EQ(plan_gemm(h200, 4096, 16, 4096).params.at("LANES"), 64);
   EXPECT_EQ(plan_gemm(h200, 8192, 16, 8192).params.at("LANES"), 32);
   EXPECT_EQ(plan_gemm(h200, 16384, 16, 1024).params.at("LANES"), 32);
+  // ... but no more lanes than float4s of k: 16 of them at k = 64, 32 at k = 128.
+  EXPECT_EQ(plan_gemm(h200, 1024, 16, 64).params.at("LANES"), 32);
+  EXPECT_EQ(plan_gemm(h200, 1024, 16, 256).params.at("LANES"), 64);
   for (size_t m : {1024, 4096, 16384})
     for (size_t n : {1, 8, 16}) {
       const KernelParams ps = plan_gemm(h200, m, n, 1024).params;

@@ -194,7 +194,7 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
                                                        allow_tall && detail::tall_pays(device, m, n, k));
   if (tall) {
     plan.path = GemmPath::Tall;
-    plan.params = detail::tall_params(device, m, n, o.force_params);
+    plan.params = detail::tall_params(device, m, n, k, o.force_params);
     plan.source = o.force_params.empty() ? "parameters measured for the tall kernel"
                                          : "the caller's overrides of the tall kernel's parameters";
     plan.reason = o.force_path == GemmPath::Tall

@@ -18,10 +18,11 @@ long param(const KernelParams& ps, const char* name) { return ps.at(name); }
 
 // How many work-items share each row group's k: as many as keep every compute unit about as full
 // of warps as its registers allow, up to 128. Few row groups (small m) then still fill the
-// machine, and many keep 32 lanes, whose reduction is cheapest. H200 (median kernel time, 30
+// machine, and many keep 32 lanes, whose reduction is cheapest; nor more lanes than float4s of k
+// to share out. H200 (median kernel time, 30
 // runs): 4096×16×4096 60 -> 45 us with 64 lanes, 2048×16×2064 25 -> 18 with 128, 1024×16×4096
 // 36 -> 20 with 128; 16384×16×1024, already 2048 row groups, 47 us with 32 lanes and 51 with 64.
-long lanes_for(const DeviceInfo& device, size_t m, long nb, long rw) {
+long lanes_for(const DeviceInfo& device, size_t m, size_t k, long nb, long rw) {
   // Registers per work-item: partial sums, a step's fragments of A and B, and addresses; a
   // compute unit holds 64K of them where the device does not say (NVIDIA's do), in warps of 32.
   const size_t registers = size_t(rw * nb + 4 * nb + 4 * rw + 30);
@@ -30,7 +31,7 @@ long lanes_for(const DeviceInfo& device, size_t m, long nb, long rw) {
   const size_t room = warps_per_unit * std::max(1u, device.compute_units);
   const size_t row_groups = (m + size_t(rw) - 1) / size_t(rw);
   long lanes = 32;
-  while (lanes < 128 && row_groups * size_t(2 * lanes / 32) <= room) lanes *= 2;
+  while (lanes < 128 && row_groups * size_t(2 * lanes / 32) <= room && size_t(2 * lanes) * 4 <= k) lanes *= 2;
   return lanes;
 }
 
@@ -40,7 +41,7 @@ bool tall_pays(const DeviceInfo& device, size_t m, size_t n, size_t k) {
   return device.kind == DeviceKind::GPU && n <= kTallMaxN && m >= kTallMinRows && k >= 4;
 }
 
-KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, const KernelParams& overrides) {
+KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k, const KernelParams& overrides) {
   if (n > kTallMaxN)
     throw Error(Status::InvalidArgument, "the tall path takes C with at most " + std::to_string(kTallMaxN) +
                                              " columns; this one has " + std::to_string(n));
@@ -49,7 +50,7 @@ KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, const Ker
   // (4 rows: 43), 4096×1×4096 on 4 rows 27 us (2 rows: 28-30). Work-groups of 128 work-items
   // (256 for n <= 4), as measured best with each LANES.
   const long nb = n <= 4 ? 4 : n <= 8 ? 8 : 16, rows = n <= 4 ? 4 : 8;
-  long lanes = lanes_for(device, m, nb, rows), groups = n <= 4 ? 256 / lanes : lanes == 128 ? 1 : 2;
+  long lanes = lanes_for(device, m, k, nb, rows), groups = n <= 4 ? 256 / lanes : lanes == 128 ? 1 : 2;
   // Smaller work-groups where the device allows no larger ones.
   while (size_t(lanes * groups) > device.max_work_group_size && groups > 1) groups /= 2;
   while (size_t(lanes) > device.max_work_group_size && lanes > 32) lanes /= 2;

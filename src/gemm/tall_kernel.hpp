@@ -18,10 +18,10 @@ constexpr size_t kTallMaxN = 16;
 // 512×16×4096 (32 work-groups for 132 SMs).
 bool tall_pays(const DeviceInfo& device, size_t m, size_t n, size_t k);
 
-// NB, RW, GR and LANES for a C of m rows and n columns (n <= kTallMaxN), with `overrides` on
-// top; throws InvalidArgument for values the kernel cannot run. LANES grows as m shrinks, so
-// that few rows still fill the device (a batch's items are not counted).
-KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, const KernelParams& overrides = {});
+// NB, RW, GR and LANES for an m×n×k product (n <= kTallMaxN), with `overrides` on top; throws
+// InvalidArgument for values the kernel cannot run. LANES grows as m shrinks, so that few rows
+// still fill the device (a batch's items are not counted), while k has a float4 for every lane.
+KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k, const KernelParams& overrides = {});
 
 // plan_gemm without the tall path (planner.cpp), for calls whose op(A) it cannot read; not kept
 // in the plan cache.
