@@ -37,6 +37,12 @@ struct GemmKernelDescriptor {
   RungInfo info;
   std::string entry;                   // kernel function name
   std::vector<std::string> sources;    // files concatenated before `info.file` (shared helpers)
+  // What a build compiles: `sources`, then `info.file`.
+  std::vector<std::string> program_sources() const {
+    std::vector<std::string> all = sources;
+    all.push_back(info.file);
+    return all;
+  }
   std::vector<ParamSpec> params;
   // Known-good configurations the tuner measures first (where valid on the device), so that a
   // short search starts from what the project measured instead of from the defaults alone.

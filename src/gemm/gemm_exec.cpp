@@ -141,11 +141,9 @@ Prepared one_launch(const cl::Kernel& k, const cl::NDRange& global, const cl::ND
 
 Prepared prepare_direct(const Context& ctx, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = direct_descriptor();
-  std::string options = build_options(plan.params) + " -DTRANS_A=" + (g.trans_a ? "1" : "0") +
-                        " -DTRANS_B=" + (g.trans_b ? "1" : "0") + " -DBATCH_ARRAYS=" + (s.arrays ? "1" : "0");
-  std::vector<std::string> sources = d.sources;
-  sources.push_back(d.info.file);
-  cl::Kernel k = ctx.kernel(sources, options, d.entry);
+  const std::string options = build_options(plan.params) + flag("TRANS_A", g.trans_a) + flag("TRANS_B", g.trans_b) +
+                              flag("BATCH_ARRAYS", s.arrays);
+  cl::Kernel k = ctx.kernel(d.program_sources(), options, d.entry);
   const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
   int i = set_shape_args(k, g);
   for (const MatrixRef* r : {&g.a, &g.b, &g.c}) {
@@ -263,11 +261,9 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   const size_t a_unit = a_km && a_vec ? vwm : 1, b_unit = b_kn && b_vec ? vwn : 1;
 
   // Build everything and allocate before enqueueing anything.
-  std::vector<std::string> sources = d.sources;
-  sources.push_back(d.info.file);
   // MINWG caps the registers of the unsplit kernel only: split builds need 148-172 registers for
   // 128×128 tiles, and held to 128 they spilled and ran slower (H200, 4128³: 3.22 -> 3.27 ms).
-  cl::Kernel k = ctx.kernel(sources, options, d.entry, split ? 0u : unsigned(p(ps, "MINWG")));
+  cl::Kernel k = ctx.kernel(d.program_sources(), options, d.entry, split ? 0u : unsigned(p(ps, "MINWG")));
   if (a_packed) build_prepare_operand(ctx, !g.trans_a);
   if (b_packed) build_prepare_operand(ctx, g.trans_b);
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);

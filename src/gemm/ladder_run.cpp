@@ -56,9 +56,7 @@ LadderRun::LadderRun(const Context& ctx, int rung, const GemmShape& shape, const
   if (s.b_temp) s.b_buf = ctx.buffer(s.padded.k * s.padded.n * sizeof(float));
   if (s.c_temp) s.c_buf = ctx.buffer(s.padded.m * s.padded.n * sizeof(float));
 
-  std::vector<std::string> sources = s.desc->sources;
-  sources.push_back(s.desc->info.file);
-  s.gemm = ctx.kernel(sources, s.options, s.desc->entry);
+  s.gemm = ctx.kernel(s.desc->program_sources(), s.options, s.desc->entry);
 }
 
 LadderRun::~LadderRun() = default;
