@@ -65,6 +65,17 @@ const std::vector<Config> kConfigs = {
                         {"ASYNC", 2}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 16}}},
     {GemmPath::Packed, {{"MWG", 24}, {"NWG", 32}, {"KWG", 48}, {"MDIMC", 12}, {"NDIMC", 16}, {"VWM", 2}, {"VWN", 2},
                         {"ASYNC", 3}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 16}}},
+    // Sliced K (KSLICE): 2 or 4 slices of work-items share each tile's K-depth. Staged and
+    // double-buffered, with warp tiling; one operand from global memory; and the cp.async
+    // pipeline with A read in place (tiles of 16×32 and 24×24, 144 work-items per slice).
+    {GemmPath::Packed, {{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
+                        {"DB", 1}, {"PADA", 1}, {"KUNROLL", 8}, {"KSLICE", 2}, {"WX", 4}, {"PACKA", 0}}},
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 32}, {"KWG", 32}, {"MDIMC", 4}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
+                        {"SA", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 32}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 2}, {"VWN", 2},
+                        {"ASYNC", 3}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 16}, {"KSLICE", 2}}},
+    {GemmPath::Packed, {{"MWG", 24}, {"NWG", 24}, {"KWG", 48}, {"MDIMC", 12}, {"NDIMC", 12}, {"VWM", 2}, {"VWN", 2},
+                        {"ASYNC", 2}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
 };
 
 // Whether this device can run a configuration at all (the cp.async ones need an NVIDIA GPU).
@@ -110,6 +121,8 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
       {{"ASYNC", 2}, {"SA", 0}},                            // ASYNC stages both operands
       {{"WX", 3}},                                          // not a divisor of 32
       {{"WX", 8}, {"NDIMC", 4}},                            // WX larger than NDIMC
+      {{"KSLICE", 3}},                                      // slices: 1, 2 or 4
+      {{"KWG", 16}, {"KUNROLL", 8}, {"KSLICE", 4}},         // a slice's 4 k are not a chunk of 8
   };
   for (const auto& ps : invalid) {
     try {

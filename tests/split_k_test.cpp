@@ -44,6 +44,14 @@ const std::vector<SplitConfig> kSplitConfigs = {
      1, 0, GemmOptions::Toggle::On},
     {{{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}, {"ASYNC", 2}},
      2, 3, GemmOptions::Toggle::On},
+    // Sliced K inside split and stream-K parts: only slice 0 stores, every slice passes the
+    // barriers of the fix-up.
+    {{{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2}, {"KSLICE", 2},
+      {"KUNROLL", 8}},
+     3, 1000000},
+    {{{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2}, {"KSLICE", 4},
+      {"KUNROLL", 4}},
+     2, 1000000, GemmOptions::Toggle::Off, 7},
     // Stream-K: 7 groups share all tiles' K-steps (shares end inside tiles, a group computes
     // several segments), without and with the cp.async pipeline (5 groups over the last 3 tiles).
     {{{"MWG", 32}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2}},

@@ -6,7 +6,7 @@
 
 namespace clgemm::detail {
 
-long wgs(const KernelParams& ps) { return p(ps, "MDIMC") * p(ps, "NDIMC"); }
+long wgs(const KernelParams& ps) { return p(ps, "MDIMC") * p(ps, "NDIMC") * p(ps, "KSLICE"); }
 
 namespace {
 
@@ -66,6 +66,10 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         // do without it (gemm_exec.cpp).
         {"MINWG", 0, 0, "work-groups per compute unit the registers must allow (NVIDIA; 0: the compiler's choice)",
          {0, 1, 2, 3, 4}},
+        // Sliced K: KSLICE groups of MDIMC×NDIMC work-items share each tile's K-depth and add up
+        // their sums in local memory at the end. More warps per SM for the small tiles, whose
+        // one warp per scheduler waits on every load and dependent instruction.
+        {"KSLICE", 1, 1, "slices of work-items that share each tile's K-depth (sliced K)", {1, 2, 4}},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -80,6 +84,11 @@ const GemmKernelDescriptor& xgemm_descriptor() {
          [](const KernelParams& ps, const DeviceInfo&) { return p(ps, "NWG") % (p(ps, "NDIMC") * p(ps, "VWN")) == 0; }},
         {"KUNROLL divides KWG",
          [](const KernelParams& ps, const DeviceInfo&) { return p(ps, "KUNROLL") > 0 && p(ps, "KWG") % p(ps, "KUNROLL") == 0; }},
+        {"KSLICE: 1, 2 or 4 slices, each with whole chunks of KUNROLL of every tile's K-depth",
+         [](const KernelParams& ps, const DeviceInfo&) {
+           const long s = p(ps, "KSLICE");
+           return (s == 1 || s == 2 || s == 4) && p(ps, "KUNROLL") > 0 && p(ps, "KWG") % (s * p(ps, "KUNROLL")) == 0;
+         }},
         {"staged tiles split evenly over the work-items", tiles_split_evenly},
         {"double buffering needs a staged operand",
          [](const KernelParams& ps, const DeviceInfo&) { return !p(ps, "DB") || p(ps, "SA") || p(ps, "SB"); }},
@@ -136,19 +145,20 @@ const GemmKernelDescriptor& xgemm_descriptor() {
     d.multiples = [](const KernelParams& ps) {
       return Multiples{size_t(p(ps, "MWG")), size_t(p(ps, "NWG")), size_t(p(ps, "KWG"))};
     };
-    // A 2D grid, one work-group per tile of C (without split-K; the launcher makes the 1D grid
-    // of split-K itself).
+    // A 2D grid of tiles, one work-group per tile of C, its slices along the third dimension
+    // (without split-K; the launcher makes the 1D grid of split-K itself).
     d.global = [](const GemmShape& s, const KernelParams& ps) {
       return cl::NDRange(round_up(s.n, p(ps, "NWG")) / p(ps, "NWG") * p(ps, "NDIMC"),
-                         round_up(s.m, p(ps, "MWG")) / p(ps, "MWG") * p(ps, "MDIMC"));
+                         round_up(s.m, p(ps, "MWG")) / p(ps, "MWG") * p(ps, "MDIMC"), p(ps, "KSLICE"));
     };
-    d.local = [](const KernelParams& ps) { return cl::NDRange(p(ps, "NDIMC"), p(ps, "MDIMC")); };
+    d.local = [](const KernelParams& ps) { return cl::NDRange(p(ps, "NDIMC"), p(ps, "MDIMC"), p(ps, "KSLICE")); };
     d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "MWG")), size_t(p(ps, "NWG"))); };
     d.local_bytes = [](const KernelParams& ps) {
       const size_t bufs = p(ps, "ASYNC") ? p(ps, "ASYNC") : p(ps, "DB") ? 2 : 1;
       const size_t a = p(ps, "SA") ? size_t(p(ps, "KWG")) * (p(ps, "MWG") + p(ps, "PADA") * p(ps, "VWM")) : 0;
       const size_t b = p(ps, "SB") ? size_t(p(ps, "KWG")) * (p(ps, "NWG") + p(ps, "PADB") * p(ps, "VWN")) : 0;
-      return bufs * (a + b) * sizeof(float);
+      const size_t slice_sums = size_t(p(ps, "KSLICE") - 1) * p(ps, "MWG") * p(ps, "NWG");  // sliced K
+      return (bufs * (a + b) + slice_sums) * sizeof(float);
     };
     d.registers = [](const KernelParams& ps) {
       // Accumulators, one k-step's fragments, the prefetch registers of double buffering, and

@@ -15,6 +15,9 @@ namespace {
 // K-steps of 48, which the planner takes at 257-300³, where 16×32 tiles would put two blocks on
 // some SMs) were picked by hand in the ninth session from `clgemm tune --try` runs at 128-300³;
 // their gflops are the medians of those runs at 256³ (scripts/gpu/configs/small-*-9.txt).
+// Sliced K (thirteenth session, scripts/gpu/configs/sliced-k-13.txt, medians of three `--try`
+// runs): the 24×24 alternative has 4 slices (3075 GFLOP/s at 256³ against 2962 without), the
+// skinny entry 2 (12 739 at 16×4096×4096 against 9 006).
 const char* const kBuiltin = R"JSON({
  "entries": [
   {
@@ -409,11 +412,12 @@ const char* const kBuiltin = R"JSON({
   {
    "alternatives": [
     {
-     "gflops": 2956.3376211453747,
+     "gflops": 3075.0,
      "params": {
       "ASYNC": 2,
       "DB": 0,
-      "KUNROLL": 16,
+      "KSLICE": 4,
+      "KUNROLL": 4,
       "KWG": 48,
       "MDIMC": 12,
       "MWG": 24,
@@ -657,11 +661,12 @@ const char* const kBuiltin = R"JSON({
    "date": "2026-11-22",
    "device": "NVIDIA H200",
    "device_type": "GPU",
-   "gflops": 9315.500277623541,
+   "gflops": 12739.0,
    "kernel": "xgemm",
    "params": {
     "ASYNC": 3,
     "DB": 0,
+    "KSLICE": 2,
     "KUNROLL": 32,
     "KWG": 64,
     "MDIMC": 4,

@@ -21,7 +21,14 @@
 //                 inline assembly): tiles go from global to local memory without passing through
 //                 registers, ASYNC-1 tiles ahead of the one being multiplied. That is double (or
 //                 triple...) buffering without DB's prefetch registers, so a 128-register kernel
-//                 keeps two work-groups per SM and still overlaps its loads with its arithmetic.
+//                 keeps two work-groups per SM and still overlaps its loads with its arithmetic;
+//   KSLICE        1, 2 or 4 slices of MDIMC×NDIMC work-items (sliced K): every slice computes the
+//                 whole tile of C over its own part of each tile's K-depth, and at the end slices
+//                 1.. hand their sums to slice 0 through local memory. Small tiles run one
+//                 work-group per SM with one warp per scheduler, which waits on every load and
+//                 every dependent instruction (H200, 258³ on 24×24 tiles: the copies and the
+//                 arithmetic each took about 3 µs and did not overlap); slices give the scheduler
+//                 more warps without more instructions per work-item.
 // Two tunables are the host's and never read here: PACKA (pack a row-major A first) and MINWG
 // (on NVIDIA, the work-groups per SM that the assembler must leave registers for: PTX
 // .minnctapersm, added to the compiled program by the program cache).
@@ -107,6 +114,9 @@
 #ifndef ASYNC
 #define ASYNC 0     // stages of the cp.async pipeline (0: off)
 #endif
+#ifndef KSLICE
+#define KSLICE 1    // slices of work-items sharing each tile's K-depth (sliced K)
+#endif
 #ifndef WX
 #define WX 0        // work-items along N per warp of 32 (0: plain row-major numbering)
 #endif
@@ -156,13 +166,18 @@
 #define NWIV (NWI / VWN)
 #define MWGV (MWG / VWM)    // vectors per row of the A tile
 #define NWGV (NWG / VWN)
-#define WGS (MDIMC * NDIMC) // work-items per group
+#define WIS (MDIMC * NDIMC) // work-items of one slice: one per block of C
+#define WGS (WIS * KSLICE)  // work-items per group: all of them copy tiles
+#define KSL (KWG / KSLICE)  // k of each tile that one slice multiplies
 
 #if MWG % (MDIMC * VWM) != 0 || NWG % (NDIMC * VWN) != 0
 #error "MWG must be a multiple of MDIMC*VWM and NWG of NDIMC*VWN"
 #endif
 #if KWG % KUNROLL != 0
 #error "KUNROLL must divide KWG"
+#endif
+#if (KSLICE != 1 && KSLICE != 2 && KSLICE != 4) || KWG % (KSLICE * KUNROLL) != 0
+#error "KSLICE must be 1, 2 or 4 and split KWG into whole chunks of KUNROLL"
 #endif
 #if SA && (KWG * MWGV) % WGS != 0
 #error "the A tile must split evenly over the work-items"
@@ -305,18 +320,24 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
   return (beta == 0.0f) ? t : t + beta * *c;
 }
 
-__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICE)))
 void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
            __global const a_t* restrict A0, const ulong a_off_v, const int lda_v,
            __global const b_t* restrict B0, const ulong b_off_v, const int ldb_v,
            __global float* restrict C0, const ulong c_offset, const int ldc,
            const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups,
            __global floatN* restrict ws, __global int* restrict counters) {
-  const int lid = get_local_id(1) * NDIMC + get_local_id(0);  // loads are spread by lid
+  const int lid2 = get_local_id(1) * NDIMC + get_local_id(0);  // place in the slice
+#if KSLICE > 1
+  const int slice = get_local_id(2);
+#else
+  const int slice = 0;  // a constant: the one-slice kernel stays as it was
+#endif
+  const int lid = slice * WIS + lid2;  // loads are spread by lid
 #if WX
-  // Warp w (lanes lid/32) takes the patch of work-items at row (w / warps per row) * 32/WX and
+  // Warp w (lanes lid2/32) takes the patch of work-items at row (w / warps per row) * 32/WX and
   // column (w % warps per row) * WX; lane l sits at (l / WX, l % WX) inside it.
-  const int warp = lid / 32, lane = lid % 32;
+  const int warp = lid2 / 32, lane = lid2 % 32;
   const int ty = (warp / (NDIMC / WX)) * (32 / WX) + lane / WX;
   const int tx = (warp % (NDIMC / WX)) * WX + lane % WX;
 #else
@@ -327,6 +348,11 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 #if SB
   __local floatN Bs[NBUF][KWG][NWGV + PADB];
+#endif
+#if KSLICE > 1
+  // The sums of slices 1.., element by element in work-item order (consecutive work-items,
+  // consecutive words).
+  __local floatN slice_sums[KSLICE - 1][MWI * NWIV][WIS];
 #endif
   // Which tile of C this group computes, and over which K range. With SPLIT the groups form one
   // row: first the whole tiles, numbered row by row, then the stream-K groups, each going through
@@ -569,7 +595,8 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 
 #pragma unroll KUNROLL
-    for (int k = 0; k < KWG; ++k) {
+    for (int kk = 0; kk < KSL; ++kk) {
+      const int k = slice * KSL + kk;  // this slice's part of the tile
       float a[MWI];
 #pragma unroll
       for (int g = 0; g < MWIV; ++g) {
@@ -616,7 +643,27 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
   }
 
-  // Epilogue: alpha and beta, guarded stores into the caller's C.
+#if KSLICE > 1
+  // Sliced K: slice 0 adds the other slices' sums in slice order (the result does not depend on
+  // which slice finished first) and alone stores C below.
+  if (slice > 0) {
+#pragma unroll
+    for (int i = 0; i < MWI; ++i)
+#pragma unroll
+      for (int h = 0; h < NWIV; ++h) slice_sums[slice - 1][i * NWIV + h][lid2] = acc[i][h];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slice == 0) {
+#pragma unroll
+    for (int sl = 0; sl < KSLICE - 1; ++sl)
+#pragma unroll
+      for (int i = 0; i < MWI; ++i)
+#pragma unroll
+        for (int h = 0; h < NWIV; ++h) acc[i][h] += slice_sums[sl][i * NWIV + h][lid2];
+  }
+#endif
+
+  // Epilogue: alpha and beta, guarded stores into the caller's C (by slice 0).
   __global float* restrict C = C0 + c_offset;
   // Stores alpha·VALUE + beta·C for every element of this work-item; VALUE(g, v, h) gives its
   // vector of results (a macro so that the split-K path can add up its parts element by element,
@@ -660,9 +707,10 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   // groups of whole tiles pass them too, after their stores.
   const size_t tile_v = (size_t)MWG * NWGV;   // one partial tile, in vectors
   const size_t first = (size_t)MV(0, ty) * VWM * NWGV + NV(0, tx);  // this work-item's first element
-  if (part < 0) {
+  // Only slice 0 stores (it holds the sums); all slices pass the barriers.
+  if (slice == 0 && part < 0) {
     STORE_C(ACC)
-  } else {
+  } else if (slice == 0) {
     // The workspace holds, per split tile and part, the MWG×NWG partial tile row by row.
     __global floatN* own = ws + ((size_t)r * SPLITS + part) * tile_v + first;
 #pragma unroll
@@ -679,7 +727,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     if (last_part) counters[r] = 0;  // all parts have counted: ready for the next batch item
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (last_part) {                   // uniform over the group
+  if (last_part && slice == 0) {     // uniform over each slice
     DEVICE_FENCE();                  // acquire: the other parts' stores are visible here
     // All parts from the workspace, this one's too, in part order. Volatile loads: never from a
     // cache that may hold the workspace as it was before.
@@ -690,6 +738,8 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   barrier(CLK_LOCAL_MEM_FENCE);      // the next segment's copies reuse the local tiles
   }  // the segment loop (or block)
 #else
-  STORE_C(ACC)
+  if (slice == 0) {
+    STORE_C(ACC)
+  }
 #endif
 }
