@@ -289,11 +289,10 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
     counters = temporary("split-K counts", count_bytes, true);
   }
 
-  // Split-K numbers its groups along one dimension: the whole tiles, then the parts (slices of
-  // sliced K along the third, as without split-K).
-  const cl::NDRange global =
-      split ? cl::NDRange(blocks * p(ps, "NDIMC"), p(ps, "MDIMC"), p(ps, "KSLICE")) : d.global({pm, pn, pk}, ps);
+  // Split-K numbers its groups along one dimension: the whole tiles, then the parts; each group
+  // keeps the work-group shape (slices of sliced K along the third dimension).
   const cl::NDRange local = d.local(ps);
+  const cl::NDRange global = split ? cl::NDRange(blocks * local[0], local[1], local[2]) : d.global({pm, pn, pk}, ps);
   // Copies of everything above that the commands need; the context outlives the call.
   auto launch = [=, &ctx](Chain& chain) mutable {
     const cl::CommandQueue& queue = chain.queue();
