@@ -76,6 +76,13 @@ const std::vector<Config> kConfigs = {
                         {"ASYNC", 3}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 16}, {"KSLICE", 2}}},
     {GemmPath::Packed, {{"MWG", 24}, {"NWG", 24}, {"KWG", 48}, {"MDIMC", 12}, {"NDIMC", 12}, {"VWM", 2}, {"VWN", 2},
                         {"ASYNC", 2}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
+    // The slices' sums share local memory with the tiles: 48×48 tiles in 4 slices over a 2-stage
+    // pipeline (39 KiB of tiles; with 27 KiB of sums beside them it would not fit in 48 KiB),
+    // and nothing staged at all (the sums alone).
+    {GemmPath::Packed, {{"MWG", 48}, {"NWG", 48}, {"KWG", 48}, {"MDIMC", 12}, {"NDIMC", 12}, {"VWM", 4}, {"VWN", 4},
+                        {"ASYNC", 2}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 1}, {"VWN", 1},
+                        {"SA", 0}, {"SB", 0}, {"KUNROLL", 1}, {"KSLICE", 2}}},
 };
 
 // Whether this device can run a configuration at all (the cp.async ones need an NVIDIA GPU).

@@ -15,9 +15,9 @@ namespace {
 // tiles at 26.7. At 1024³ the big tile wins; at 1032³ it needs 153 blocks for 132 SMs, and
 // without a split the small tile (561 blocks) wins: measured 19.2 against 22.1 TFLOP/s.
 const GemmShape kTuned{1024, 1024, 1024};
-const detail::TileCandidate kBig{64, 128, 16, 32451, kTuned}, kSmall{32, 64, 32, 26715, kTuned};
+const detail::TileCandidate kBig{64, 128, 16, 32451, kTuned, {}}, kSmall{32, 64, 32, 26715, kTuned, {}};
 // The mid entry's 128×128 tiles, 45.4 TFLOP/s at 2048³ on the H100 (0.378 ms, packing A included).
-const detail::TileCandidate kMid{128, 128, 16, 45417, {2048, 2048, 2048}};
+const detail::TileCandidate kMid{128, 128, 16, 45417, {2048, 2048, 2048}, {}};
 
 TEST(TileChoice, PredictsTheMeasuredTimeAtTheTunedShape) {
   const double t = detail::predicted_seconds(kBig, kTuned, 132);
@@ -85,7 +85,7 @@ TEST(SplitK, ModelSplitsWhereTheLastWaveIsPartial) {
 }
 
 // The sm_90 medium entry (64×128) and its 64×64 runner-up, measured on the H200 at 1024³.
-const detail::TileCandidate kM1{64, 128, 16, 32848, kTuned}, kM2{64, 64, 16, 31730, kTuned};
+const detail::TileCandidate kM1{64, 128, 16, 32848, kTuned, {}}, kM2{64, 64, 16, 31730, kTuned, {}};
 
 TEST(SplitK, PartsShareUnitsWithWholeWaves) {
   // 1548³ in 64×128 tiles: 325 tiles, two whole waves on 132 units and 61 tiles left (more
@@ -104,7 +104,7 @@ TEST(SplitK, PartsShareUnitsWithWholeWaves) {
   // 774³ in 32×64 tiles (61 left after two waves) and 4096³ in 128×128 tiles (100 left after
   // seven) measured slower split (H100), and are not split.
   EXPECT_EQ(detail::best_split(kSmall, {774, 774, 774}, 132).splits, 1u);
-  EXPECT_EQ(detail::best_split({128, 128, 16, 48949, {4096, 4096, 4096}}, {4096, 4096, 4096}, 132).splits, 1u);
+  EXPECT_EQ(detail::best_split({128, 128, 16, 48949, {4096, 4096, 4096}, {}}, {4096, 4096, 4096}, 132).splits, 1u);
 }
 
 TEST(SplitK, BigTilesShareTheLastWaveStreamK) {
@@ -172,7 +172,7 @@ TEST(TileChoice, PlannerPicksAnAlternativeWhereItSpreadsBetter) {
   e.shape_class = cls, e.kernel = "xgemm", e.shape = kTuned, e.gflops = kBig.gflops, e.date = "2026-11-22";
   e.params = {{"MWG", 64}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}};
   e.alternatives = {{{{"MWG", 32}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4}},
-                     kSmall.gflops}};
+                     kSmall.gflops, {}}};
   detail::TuningDatabase db;
   db.upsert(e);
   detail::save_database(db, user_db->path());
@@ -214,6 +214,66 @@ TEST(TileChoice, BuiltInH200SmallEntryPicksItsTilesByShape) {
   for (size_t n : {64, 128, 129, 200, 256}) EXPECT_EQ(tile_of(n), Tile(16, 32)) << n << "³";
   for (size_t n : {257, 258, 260, 264}) EXPECT_EQ(tile_of(n), Tile(24, 24)) << n << "³";
   for (size_t n : {272, 288, 300}) EXPECT_EQ(tile_of(n), Tile(24, 32)) << n << "³";
+}
+
+// A configuration measured at 1024³ and at 516³ (the sm_90 medium entry's 32×64 tiles: 26.7
+// TFLOP/s, and 23.49 µs with the 21 tiles of the last wave in 6 parts): near 516³ the model
+// scales the 516³ measurement, which it reproduces exactly there, split as it was measured.
+TEST(TileChoice, PredictsFromTheNearestMeasurement) {
+  const GemmShape near{516, 516, 516};
+  detail::TileCandidate at516 = kSmall;
+  at516.tuned = near, at516.gflops = gemm_flops(near) / 23.49e-6 * 1e-9;
+  const std::vector<detail::TileCandidate> measured{kSmall, at516};
+  for (size_t n : {400, 516, 600, 700}) {
+    const detail::TileCandidate c = detail::nearest_measurement(measured, {n, n, n}, 132);
+    EXPECT_EQ(c.tuned.m, 516u) << n;
+  }
+  for (size_t n : {800, 1024, 1032, 1500}) {
+    const detail::TileCandidate c = detail::nearest_measurement(measured, {n, n, n}, 132);
+    EXPECT_EQ(c.tuned.m, 1024u) << n;
+    EXPECT_EQ(c.tuned_split.splits, 1u) << "a tuning run's measurement is unsplit";
+  }
+  const detail::TileCandidate c = detail::nearest_measurement(measured, near, 132);
+  const detail::SplitK split = detail::best_split(c, near, 132);
+  EXPECT_EQ(c.tuned_split.splits, 6u);
+  EXPECT_EQ(c.tuned_split.split_tiles, 21u);
+  EXPECT_EQ(split.splits, 6u);
+  EXPECT_NEAR(detail::predicted_seconds(c, near, 132, split), 23.49e-6, 1e-12);
+  // Unsplit, the model expects the two waves of whole tiles to take longer than that.
+  EXPECT_GT(detail::predicted_seconds(c, near, 132), 1.2 * 23.49e-6);
+  // A measurement at a far shape changes nothing at the tuned one.
+  EXPECT_NEAR(detail::predicted_seconds(detail::nearest_measurement(measured, kTuned, 132), kTuned, 132),
+              gemm_flops(kTuned) / 26715e9, 1e-12);
+}
+
+// The built-in sm_90 medium entry with its points at 516³ (fourteenth session, H200, `clgemm
+// tune --try` medians in µs with the planner's splits; scripts/gpu/configs/medium-points-14.txt):
+// 384³ 48×48 in 4 slices split in 2 (16.4) or 32×64 (16.7) against the 64×64 tiles the model
+// used to pick from 1024³ (23.1); 387³-576³ 32×64 (387³ 20.5, 512³ 19.4, 576³ 24.3); 516³ 48×48
+// in 4 slices (22.2 against 23.5); 640³ 64×128 split (32.7 against 42.9 for 64×64). From 774³
+// on, the 1024³ measurements as before.
+TEST(TileChoice, BuiltInH200MediumEntryPicksFromItsNearestMeasurements) {
+  const ScopedDatabase no_user_entries;  // the built-in database alone
+  const DeviceInfo h200 = fake_h200();
+  using Tile = std::pair<long, long>;
+  const auto tile_of = [&](size_t n) {
+    const GemmPlan p = plan_gemm(h200, n, n, n);
+    EXPECT_EQ(p.path, GemmPath::Packed) << n;
+    return std::make_pair(Tile(p.params.at("MWG"), p.params.at("NWG")), p);
+  };
+  for (size_t n : {387, 448, 512, 576}) EXPECT_EQ(tile_of(n).first, Tile(32, 64)) << n << "³";
+  for (size_t n : {384, 516}) EXPECT_EQ(tile_of(n).first, Tile(48, 48)) << n << "³";
+  const auto [tile640, plan640] = tile_of(640);
+  EXPECT_EQ(tile640, Tile(64, 128));
+  EXPECT_GE(plan640.splits, 2u) << plan640.describe();
+  const GemmPlan p516 = tile_of(516).second;
+  EXPECT_EQ(p516.params.at("KSLICE"), 4);
+  EXPECT_NE(p516.source.find("predicted from its measurement at 516x516x516"), std::string::npos) << p516.source;
+  for (size_t n : {1024, 1032}) {
+    const auto [tile, plan] = tile_of(n);
+    EXPECT_EQ(tile, Tile(64, 128)) << n << "³";
+    EXPECT_EQ(plan.source.find("predicted from its measurement"), std::string::npos) << plan.source;
+  }
 }
 
 }  // namespace

@@ -75,6 +75,31 @@ TEST(TuningDatabase, RoundTripAndRejectsBadFiles) {
                Error);
 }
 
+TEST(TuningDatabase, MeasuredPointsRoundTripAndBadOnesAreRejected) {
+  detail::TuningDatabase db;
+  detail::TuningEntry e = entry("devA", "sm_90", "NVIDIA Corporation", "GPU", "medium", {{"MWG", 64}});
+  e.points = {{{516, 516, 516}, 8638.6}};
+  e.alternatives = {{{{"MWG", 48}}, 16933.9, {{{516, 516, 516}, 12372.8}, {{640, 600, 700}, 13000}}}};
+  db.upsert(e);
+  const auto back = detail::TuningDatabase::parse(db.dump());
+  ASSERT_EQ(back.entries.size(), 1u);
+  const auto& b = back.entries[0];
+  ASSERT_EQ(b.points.size(), 1u);
+  EXPECT_EQ(b.points[0].shape.k, 516u);
+  EXPECT_DOUBLE_EQ(b.points[0].gflops, 8638.6);
+  ASSERT_EQ(b.alternatives.size(), 1u);
+  ASSERT_EQ(b.alternatives[0].points.size(), 2u);
+  EXPECT_EQ(b.alternatives[0].points[1].shape.m, 640u);
+  EXPECT_EQ(b.alternatives[0].points[1].shape.n, 600u);
+  EXPECT_EQ(b.alternatives[0].points[1].shape.k, 700u);
+  EXPECT_DOUBLE_EQ(b.alternatives[0].points[1].gflops, 13000);
+  // A point the planner could not predict from: a zero dimension, no speed, no shape.
+  const std::string head = R"({"format": 1, "entries": [{"device": "x", "shape_class": "medium", "kernel": "xgemm", "params": {}, "points": [)";
+  for (const std::string bad : {R"({"shape": [0, 516, 516], "gflops": 10})", R"({"shape": [516, 516, 516], "gflops": 0})",
+                                R"({"gflops": 10})", R"({"shape": [516, 516], "gflops": 10})"})
+    EXPECT_THROW(detail::TuningDatabase::parse(head + bad + "]}]}"), Error) << bad;
+}
+
 TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
   ScopedDatabase scoped;
   // This device under names no database knows, so the built-in entries (which may cover this

@@ -83,23 +83,35 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
                     size_t m, size_t n, size_t k, bool allow_split) {
   if (!desc.tile || e.shape.m == 0) return {e.params, "", {}};
   std::vector<KernelParams> params;  // the candidates that fit this device, in entry order
+  std::vector<size_t> numbers;       // 0 for the entry, i for its alternative i
   std::vector<detail::TileCandidate> cands;
-  auto add = [&](const KernelParams& ps, double gflops) {
+  // Each configuration is predicted from its measurement nearest this call: the entry's shape,
+  // or one of its points.
+  auto add = [&](const KernelParams& ps, double gflops, const std::vector<detail::TuningPoint>& points, size_t number) {
     try {
-      cands.push_back(detail::candidate_of(desc, detail::resolve_params(desc, device, ps), gflops, e.shape));
+      const KernelParams full = detail::resolve_params(desc, device, ps);
+      std::vector<detail::TileCandidate> measured{detail::candidate_of(desc, full, gflops, e.shape)};
+      for (const auto& p : points) measured.push_back(detail::candidate_of(desc, full, p.gflops, p.shape));
+      cands.push_back(detail::nearest_measurement(measured, {m, n, k}, device.compute_units));
       params.push_back(ps);
+      numbers.push_back(number);
     } catch (const Error&) {  // does not fit this device: not a candidate
     }
   };
-  add(e.params, e.gflops);
-  for (const auto& a : e.alternatives) add(a.params, a.gflops);
+  add(e.params, e.gflops, e.points, 0);
+  for (size_t a = 0; a < e.alternatives.size(); ++a)
+    add(e.alternatives[a].params, e.alternatives[a].gflops, e.alternatives[a].points, a + 1);
   if (cands.empty()) return {e.params, "", {}};
   const detail::TilePick pick = detail::pick_tile(cands, {m, n, k}, device.compute_units, allow_split);
-  const size_t i = pick.index;
-  return {params[i],
-          i == 0 ? "" : "; alternative " + std::to_string(i) + " of the entry (" + std::to_string(cands[i].tile_m) +
-                            "x" + std::to_string(cands[i].tile_n) + " tiles, predicted faster here)",
-          pick.split};
+  const detail::TileCandidate& c = cands[pick.index];
+  std::string note;
+  if (numbers[pick.index] > 0)
+    note = "; alternative " + std::to_string(numbers[pick.index]) + " of the entry (" + std::to_string(c.tile_m) + "x" +
+           std::to_string(c.tile_n) + " tiles, predicted faster here)";
+  if (c.tuned.m != e.shape.m || c.tuned.n != e.shape.n || c.tuned.k != e.shape.k)
+    note += "; predicted from its measurement at " + std::to_string(c.tuned.m) + "x" + std::to_string(c.tuned.n) + "x" +
+            std::to_string(c.tuned.k);
+  return {params[pick.index], note, pick.split};
 }
 
 // The caller's split, or none: for configurations without a measurement (defaults, overrides).

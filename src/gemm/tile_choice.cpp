@@ -66,7 +66,7 @@ TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams&
                            const GemmShape& tuned) {
   const auto [tm, tn] = desc.tile(full);
   const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
-  return {tm, tn, tk, gflops, tuned};
+  return {tm, tn, tk, gflops, tuned, {}};
 }
 
 SplitK split_last_wave(size_t tiles, size_t units, size_t k_steps, size_t splits) {
@@ -93,7 +93,20 @@ size_t split_depth(size_t k_padded, size_t tile_k, size_t splits) {
 double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t units, const SplitK& split) {
   const GemmShape& t = c.tuned;
   const double tuned_seconds = 2.0 * double(t.m) * double(t.n) * double(t.k) / (c.gflops * 1e9);
-  return tuned_seconds * cost(c, call, units, split) / cost(c, t, units, {});
+  return tuned_seconds * cost(c, call, units, split) / cost(c, t, units, c.tuned_split);
+}
+
+TileCandidate nearest_measurement(const std::vector<TileCandidate>& measured, const GemmShape& call, size_t units) {
+  const auto distance = [&](const GemmShape& s) {
+    return std::fabs(std::log(double(call.m) * double(call.n) * double(call.k)) -
+                     std::log(double(s.m) * double(s.n) * double(s.k)));
+  };
+  size_t best = 0;
+  for (size_t i = 1; i < measured.size(); ++i)
+    if (distance(measured[i].tuned) < distance(measured[best].tuned)) best = i;
+  TileCandidate c = measured.at(best);
+  if (best > 0) c.tuned_split = best_split(c, c.tuned, units);
+  return c;
 }
 
 SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {

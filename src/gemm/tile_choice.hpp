@@ -26,23 +26,24 @@
 
 namespace clgemm::detail {
 
-struct TileCandidate {
-  size_t tile_m = 0, tile_n = 0, tile_k = 0;  // the work-group's tile of C and K-depth
-  double gflops = 0;                         // measured at the tuned shape
-  GemmShape tuned;                           // the shape it was measured on
-};
-
-// The model's view of configuration `full` (all parameters resolved) of a kernel with a tile:
-// its tile of C, its K-depth (KWG, else 1), and `gflops` measured at `tuned`.
-TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
-                           const GemmShape& tuned);
-
 // Split-K of the last wave: the last `split_tiles` tiles (row by row) are each computed by
 // `splits` blocks over consecutive K ranges of `k_split`; splits = 1 means no split. With
 // sk_groups > 0, that many blocks share those tiles' K-steps equally instead (stream-K).
 struct SplitK {
   size_t splits = 1, split_tiles = 0, sk_groups = 0;
 };
+
+struct TileCandidate {
+  size_t tile_m = 0, tile_n = 0, tile_k = 0;  // the work-group's tile of C and K-depth
+  double gflops = 0;                         // measured at the tuned shape
+  GemmShape tuned;                           // the shape it was measured on
+  SplitK tuned_split;                        // ... with this split (none for a tuning run's)
+};
+
+// The model's view of configuration `full` (all parameters resolved) of a kernel with a tile:
+// its tile of C, its K-depth (KWG, else 1), and `gflops` measured at `tuned`.
+TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
+                           const GemmShape& tuned);
 
 // A split of `splits` parts for a grid of `tiles` tiles on `units` compute units with `k_steps`
 // tiles along K: the tiles beyond the last whole wave (all of them when there are fewer than
@@ -57,8 +58,8 @@ SplitK requested_split(const TileCandidate& c, const GemmShape& s, size_t units,
 // K-depth of one part: whole tiles of `tile_k`.
 size_t split_depth(size_t k_padded, size_t tile_k, size_t splits);
 
-// Predicted seconds of `c` at `call` with `split`, from its measurement at c.tuned (no split),
-// on `units` compute units.
+// Predicted seconds of `c` at `call` with `split`, from its measurement at c.tuned (with
+// c.tuned_split), on `units` compute units.
 double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t units, const SplitK& split = {});
 
 // The split predicted fastest for `c` at `call`: at most 16 parts, at most one part per compute
@@ -71,6 +72,13 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units);
 // not span tiles (the kernel's loop over tiles is built only on NVIDIA: PoCL 3.1 computed garbage
 // with its barriers), rounded down to a multiple of the tiles, which keeps each share in one.
 size_t runnable_sk_groups(size_t groups, size_t split_tiles, bool shares_may_span);
+
+// One configuration measured on several shapes (`measured`: the same tiles, each with its own
+// tuned shape and gflops; the first is the tuning run's): the measurement nearest `call` in
+// multiply-adds (ties keep the earlier), with tuned_split set to the split best_split takes at
+// its shape for all but the first, which were measured that way (`clgemm tune --try` with
+// SPLIT=0). The model is trusted least far from where it was measured.
+TileCandidate nearest_measurement(const std::vector<TileCandidate>& measured, const GemmShape& call, size_t units);
 
 struct TilePick {
   size_t index = 0;  // into the candidates

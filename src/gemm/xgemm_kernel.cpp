@@ -1,6 +1,7 @@
 // xgemm_kernel.cpp — parameters, search space, constraints and work sizes of gemm/xgemm.cl.
 #include "gemm/xgemm_kernel.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -157,8 +158,12 @@ const GemmKernelDescriptor& xgemm_descriptor() {
       const size_t bufs = p(ps, "ASYNC") ? p(ps, "ASYNC") : p(ps, "DB") ? 2 : 1;
       const size_t a = p(ps, "SA") ? size_t(p(ps, "KWG")) * (p(ps, "MWG") + p(ps, "PADA") * p(ps, "VWM")) : 0;
       const size_t b = p(ps, "SB") ? size_t(p(ps, "KWG")) * (p(ps, "NWG") + p(ps, "PADB") * p(ps, "VWN")) : 0;
-      const size_t slice_sums = size_t(p(ps, "KSLICE") - 1) * p(ps, "MWG") * p(ps, "NWG");  // sliced K
-      return (bufs * (a + b) + slice_sums) * sizeof(float);
+      if (p(ps, "KSLICE") <= 1) return bufs * (a + b) * sizeof(float);
+      // Sliced K: the slices' sums share the tiles' memory (a union in xgemm.cl); C aligns B's
+      // tiles and the union to their vectors.
+      const size_t tiles = round_up(bufs * a, p(ps, "VWN")) + bufs * b;
+      const size_t slice_sums = size_t(p(ps, "KSLICE") - 1) * p(ps, "MWG") * p(ps, "NWG");
+      return round_up(std::max(tiles, slice_sums), std::max(p(ps, "VWM"), p(ps, "VWN"))) * sizeof(float);
     };
     d.registers = [](const KernelParams& ps) {
       // Accumulators, one k-step's fragments, the prefetch registers of double buffering, and

@@ -18,6 +18,11 @@ namespace {
 // Sliced K (thirteenth session, scripts/gpu/configs/sliced-k-13.txt, medians of three `--try`
 // runs): the 24×24 alternative has 4 slices (3075 GFLOP/s at 256³ against 2962 without), the
 // skinny entry 2 (12 739 at 16×4096×4096 against 9 006).
+// Measured points (fourteenth session, scripts/gpu/configs/medium-points-14.txt, medians of three
+// `--try` runs with the planner's split): every configuration of the sm_90 medium entry at 516³,
+// from which the planner predicts calls nearer 516³ than 1024³; and a fifth alternative, 48×48
+// tiles in 4 slices (121 blocks at 516³: 21.5-22.4 µs against 22.8-23.8 for the 32×64 tiles
+// split; at 1024³ 16 934 GFLOP/s, sliced-medium-14.txt).
 const char* const kBuiltin = R"JSON({
  "entries": [
   {
@@ -303,7 +308,17 @@ const char* const kBuiltin = R"JSON({
       "VWM": 8,
       "VWN": 4,
       "WX": 8
-     }
+     },
+     "points": [
+      {
+       "gflops": 6505.1,
+       "shape": [
+        516,
+        516,
+        516
+       ]
+      }
+     ]
     },
     {
      "gflops": 27424.954638332652,
@@ -326,7 +341,17 @@ const char* const kBuiltin = R"JSON({
       "VWM": 4,
       "VWN": 4,
       "WX": 8
-     }
+     },
+     "points": [
+      {
+       "gflops": 7899.5,
+       "shape": [
+        516,
+        516,
+        516
+       ]
+      }
+     ]
     },
     {
      "gflops": 27049.118903667877,
@@ -349,7 +374,17 @@ const char* const kBuiltin = R"JSON({
       "VWM": 4,
       "VWN": 4,
       "WX": 8
-     }
+     },
+     "points": [
+      {
+       "gflops": 11698.6,
+       "shape": [
+        516,
+        516,
+        516
+       ]
+      }
+     ]
     },
     {
      "gflops": 19401.23272622145,
@@ -372,7 +407,51 @@ const char* const kBuiltin = R"JSON({
       "VWM": 4,
       "VWN": 4,
       "WX": 4
-     }
+     },
+     "points": [
+      {
+       "gflops": 5921.9,
+       "shape": [
+        516,
+        516,
+        516
+       ]
+      }
+     ]
+    },
+    {
+     "gflops": 16933.9,
+     "params": {
+      "ASYNC": 2,
+      "DB": 0,
+      "KSLICE": 4,
+      "KUNROLL": 4,
+      "KWG": 48,
+      "MDIMC": 6,
+      "MWG": 48,
+      "NDIMC": 12,
+      "NWG": 48,
+      "PACKA": 0,
+      "PADA": 1,
+      "PADB": 1,
+      "SA": 1,
+      "SB": 1,
+      "STRM": 0,
+      "STRN": 1,
+      "VWM": 4,
+      "VWN": 4,
+      "WX": 0
+     },
+     "points": [
+      {
+       "gflops": 12372.8,
+       "shape": [
+        516,
+        516,
+        516
+       ]
+      }
+     ]
     }
    ],
    "architecture": "sm_90",
@@ -401,6 +480,16 @@ const char* const kBuiltin = R"JSON({
     "VWN": 4,
     "WX": 8
    },
+   "points": [
+    {
+     "gflops": 8638.6,
+     "shape": [
+      516,
+      516,
+      516
+     ]
+    }
+   ],
    "shape": [
     1024,
     1024,

@@ -22,6 +22,26 @@ namespace {
 
 constexpr int kFormat = 1;
 
+GemmShape shape_from_json(const nlohmann::json& j) {
+  return {j.at(0).get<size_t>(), j.at(1).get<size_t>(), j.at(2).get<size_t>()};
+}
+
+std::vector<TuningPoint> points_from_json(const nlohmann::json& j) {
+  std::vector<TuningPoint> points;
+  if (j.contains("points"))
+    for (const auto& p : j.at("points")) {
+      TuningPoint point{shape_from_json(p.at("shape")), p.at("gflops").get<double>()};
+      if (point.shape.m == 0 || point.shape.n == 0 || point.shape.k == 0 || !(point.gflops > 0))
+        throw std::runtime_error("a measured point needs a shape without zeros and gflops above 0");
+      points.push_back(point);
+    }
+  return points;
+}
+
+void points_to_json(const std::vector<TuningPoint>& points, nlohmann::json& j) {
+  for (const auto& p : points) j["points"].push_back({{"shape", {p.shape.m, p.shape.n, p.shape.k}}, {"gflops", p.gflops}});
+}
+
 TuningEntry entry_from_json(const nlohmann::json& j) {
   TuningEntry e;
   e.device = j.at("device").get<std::string>();
@@ -35,7 +55,7 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
   if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
     throw std::runtime_error("unknown shape class '" + e.shape_class + "'");
   for (const auto& [name, value] : j.at("params").items()) e.params[name] = value.get<long>();
-  if (j.contains("shape")) e.shape = {j["shape"].at(0).get<size_t>(), j["shape"].at(1).get<size_t>(), j["shape"].at(2).get<size_t>()};
+  if (j.contains("shape")) e.shape = shape_from_json(j["shape"]);
   e.gflops = j.value("gflops", 0.0);
   e.date = j.value("date", "");
   if (j.contains("alternatives"))
@@ -43,8 +63,10 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
       TuningAlternative alt;
       for (const auto& [name, value] : a.at("params").items()) alt.params[name] = value.get<long>();
       alt.gflops = a.at("gflops").get<double>();
+      alt.points = points_from_json(a);
       e.alternatives.push_back(alt);
     }
+  e.points = points_from_json(j);
   return e;
 }
 
@@ -53,7 +75,12 @@ nlohmann::json entry_to_json(const TuningEntry& e) {
                       {"device_type", e.device_type}, {"shape_class", e.shape_class}, {"kernel", e.kernel},
                       {"params", e.params}, {"shape", {e.shape.m, e.shape.n, e.shape.k}}, {"gflops", e.gflops},
                       {"date", e.date}};
-  for (const auto& a : e.alternatives) j["alternatives"].push_back({{"params", a.params}, {"gflops", a.gflops}});
+  for (const auto& a : e.alternatives) {
+    nlohmann::json alt = {{"params", a.params}, {"gflops", a.gflops}};
+    points_to_json(a.points, alt);
+    j["alternatives"].push_back(alt);
+  }
+  points_to_json(e.points, j);
   return j;
 }
 

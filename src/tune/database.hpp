@@ -27,12 +27,23 @@ namespace clgemm::detail {
 std::string shape_class(DeviceKind kind, size_t m, size_t n, size_t k);
 const std::vector<std::string>& shape_classes();
 
+// A configuration measured on another shape of its class than the entry's (with the split the
+// planner takes there). The planner predicts a call's time from the measurement nearest it: the
+// load-balance model is off by up to half at half the tuned size in each dimension (H200, 516³
+// against 1024³: the 32×64 tiles predicted 15 µs, measured 23), and one measurement near the
+// small end of a class puts the picks there on measured ground.
+struct TuningPoint {
+  GemmShape shape;
+  double gflops = 0;
+};
+
 // A runner-up of a tuning run: another tile shape, measured on the same shape as the entry. The
 // planner picks among the entry and its alternatives by how evenly each one's tiles spread over
 // the compute units at the shape it is asked for (src/gemm/tile_choice.hpp).
 struct TuningAlternative {
   KernelParams params;
   double gflops = 0;
+  std::vector<TuningPoint> points;  // the same parameters measured on other shapes (may be empty)
 };
 
 struct TuningEntry {
@@ -47,6 +58,7 @@ struct TuningEntry {
   double gflops = 0;         // measured there
   std::string date;          // when (YYYY-MM-DD)
   std::vector<TuningAlternative> alternatives;  // runners-up with other tiles (may be empty)
+  std::vector<TuningPoint> points;              // `params` measured on other shapes (may be empty)
 };
 
 struct TuningDatabase {

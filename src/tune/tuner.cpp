@@ -411,7 +411,7 @@ TuningEntry entry_for(const DeviceInfo& dev, const TuneResult& r) {
   e.shape = r.target.shape;
   e.gflops = r.best_gflops;
   e.date = today();
-  for (const auto& [gf, ps] : r.runners_up) e.alternatives.push_back({ps, gf});
+  for (const auto& [gf, ps] : r.runners_up) e.alternatives.push_back({ps, gf, {}});
   return e;
 }
 
