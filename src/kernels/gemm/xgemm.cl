@@ -347,7 +347,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   // The sums of slices 1.., element by element in work-item order (consecutive work-items,
   // consecutive words), share their local memory with the tiles, which are free once the K loop
   // is over: a group takes the larger of the two instead of both (48×48 tiles in 4 slices with a
-  // 2-stage pipeline of K-steps of 48: 36 KiB instead of 63, within the 48 KiB of the H200).
+  // 2-stage pipeline of K-steps of 48: 39 KiB instead of 66, within the 48 KiB of the H200).
   __local union {
 #if SA || SB
     struct {
