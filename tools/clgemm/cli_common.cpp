@@ -41,6 +41,10 @@ void emit_json(const DeviceOptions& opts, const nlohmann::json& doc) {
   }
 }
 
+GemmOptions::Toggle edges_toggle(const std::string& edges) {
+  return edges == "split" ? GemmOptions::Toggle::On : edges == "whole" ? GemmOptions::Toggle::Off : GemmOptions::Toggle::Auto;
+}
+
 DeviceInfo open_device(const DeviceOptions& opts) {
   DeviceInfo d = choose_device(opts.device);
   std::cerr << "device " << d.index << ": " << d.name << " (" << d.platform << ", " << d.kind_name() << ", "

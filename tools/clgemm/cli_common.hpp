@@ -2,6 +2,7 @@
 #pragma once
 
 #include <clgemm/context.hpp>
+#include <clgemm/gemm.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -27,6 +28,10 @@ void add_device_options(CLI::App& cmd, DeviceOptions& opts);
 
 // Chooses the device (errors list the devices) and prints which one is used to stderr.
 DeviceInfo open_device(const DeviceOptions& opts);
+
+// The --edges value of `bench` and `plan` as GemmOptions::force_edge_split: "split" On, "whole"
+// Off, anything else ("auto") the planner's choice.
+GemmOptions::Toggle edges_toggle(const std::string& edges);
 
 // A plain text table with right-aligned numeric columns.
 class Table {

@@ -157,11 +157,7 @@ void run_bench(const BenchOptions& o) {
 
   progress("loading implementations...");
   bench::ImplList impls =
-      bench::make_impls(o.impls, ctx,
-                        bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat,
-                                           o.edges == "split"   ? GemmOptions::Toggle::On
-                                           : o.edges == "whole" ? GemmOptions::Toggle::Off
-                                                                : GemmOptions::Toggle::Auto});
+      bench::make_impls(o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat, edges_toggle(o.edges)});
   for (const auto& impl : impls)
     rep.impls.push_back({impl->info(), impl->unavailable(), bench::peak_applies(impl->info(), device)});
 

@@ -69,9 +69,7 @@ void run_plan(const PlanOptions& o) {
                   : o.path == "packed" ? GemmPath::Packed
                   : o.path == "tall"   ? GemmPath::Tall
                                        : GemmPath::Auto;
-  go.force_edge_split = o.edges == "split"   ? GemmOptions::Toggle::On
-                        : o.edges == "whole" ? GemmOptions::Toggle::Off
-                                             : GemmOptions::Toggle::Auto;
+  go.force_edge_split = edges_toggle(o.edges);
   const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
                         {"path", path_name(plan.path)},
