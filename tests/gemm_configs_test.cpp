@@ -83,6 +83,13 @@ const std::vector<Config> kConfigs = {
                         {"ASYNC", 2}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
     {GemmPath::Packed, {{"MWG", 16}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 4}, {"VWM", 1}, {"VWN", 1},
                         {"SA", 0}, {"SB", 0}, {"KUNROLL", 1}, {"KSLICE", 2}}},
+    // The sm_90 medium entry's 36×36 tiles (387 = 9·43: 121 blocks): 9×6 work-items of 4×6, B
+    // in pairs from local memory, 4 slices of K-steps of 48; with the pipeline, and without it
+    // (the same tiles on devices without cp.async).
+    {GemmPath::Packed, {{"MWG", 36}, {"NWG", 36}, {"KWG", 48}, {"MDIMC", 9}, {"NDIMC", 6}, {"VWM", 4}, {"VWN", 2},
+                        {"ASYNC", 2}, {"PACKA", 0}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
+    {GemmPath::Packed, {{"MWG", 36}, {"NWG", 36}, {"KWG", 48}, {"MDIMC", 9}, {"NDIMC", 6}, {"VWM", 4}, {"VWN", 2},
+                        {"PACKA", 0}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
 };
 
 // Whether this device can run a configuration at all (the cp.async ones need an NVIDIA GPU).

@@ -246,12 +246,13 @@ TEST(TileChoice, PredictsFromTheNearestMeasurement) {
               gemm_flops(kTuned) / 26715e9, 1e-12);
 }
 
-// The built-in sm_90 medium entry with its points at 516³ (fourteenth session, H200, `clgemm
-// tune --try` medians in µs with the planner's splits; scripts/gpu/configs/medium-points-14.txt):
-// 384³ 48×48 in 4 slices split in 2 (16.4) or 32×64 (16.7) against the 64×64 tiles the model
-// used to pick from 1024³ (23.1); 387³-576³ 32×64 (387³ 20.5, 512³ 19.4, 576³ 24.3); 516³ 48×48
-// in 4 slices (22.2 against 23.5); 640³ 64×128 split (32.7 against 42.9 for 64×64). From 774³
-// on, the 1024³ measurements as before.
+// The built-in sm_90 medium entry with its points at 384³, 387³ and 516³ (fourteenth and
+// fifteenth sessions, H200, `clgemm tune --try` medians in µs with the planner's splits;
+// scripts/gpu/configs/medium-points-14.txt, medium-points-15.txt, medium-picks-15.txt): 360³-396³
+// 36×36 in 4 slices (387³ 16.4 against 19.6 for 32×64 and 20.9 for 48×48; 384³ 14.8 against 16.1;
+// 360³ 14.3 against 15.6); 400³-576³ 32×64 (400³ 16.6 against 18.3 for 36×36; 512³ 19.4, 576³
+// 24.3); 516³ 48×48 in 4 slices (22.2 against 23.5); 640³ 64×128 split (32.7 against 42.9 for
+// 64×64). From 774³ on, the 1024³ measurements as before.
 TEST(TileChoice, BuiltInH200MediumEntryPicksFromItsNearestMeasurements) {
   const ScopedDatabase no_user_entries;  // the built-in database alone
   const DeviceInfo h200 = fake_h200();
@@ -261,8 +262,11 @@ TEST(TileChoice, BuiltInH200MediumEntryPicksFromItsNearestMeasurements) {
     EXPECT_EQ(p.path, GemmPath::Packed) << n;
     return std::make_pair(Tile(p.params.at("MWG"), p.params.at("NWG")), p);
   };
-  for (size_t n : {387, 448, 512, 576}) EXPECT_EQ(tile_of(n).first, Tile(32, 64)) << n << "³";
-  for (size_t n : {384, 516}) EXPECT_EQ(tile_of(n).first, Tile(48, 48)) << n << "³";
+  for (size_t n : {400, 448, 512, 576}) EXPECT_EQ(tile_of(n).first, Tile(32, 64)) << n << "³";
+  for (size_t n : {360, 384, 387, 396}) EXPECT_EQ(tile_of(n).first, Tile(36, 36)) << n << "³";
+  EXPECT_EQ(tile_of(516).first, Tile(48, 48));
+  const GemmPlan p387 = tile_of(387).second;
+  EXPECT_NE(p387.source.find("predicted from its measurement at 387x387x387"), std::string::npos) << p387.source;
   const auto [tile640, plan640] = tile_of(640);
   EXPECT_EQ(tile640, Tile(64, 128));
   EXPECT_GE(plan640.splits, 2u) << plan640.describe();

@@ -23,6 +23,12 @@ namespace {
 // from which the planner predicts calls nearer 516³ than 1024³; and a fifth alternative, 48×48
 // tiles in 4 slices (121 blocks at 516³: 21.5-22.4 µs against 22.8-23.8 for the 32×64 tiles
 // split; at 1024³ 16 934 GFLOP/s, sliced-medium-14.txt).
+// Fifteenth session (scripts/gpu/configs/odd-387-15.txt, odd-387-variants-15.txt, medians of three
+// `--try` runs): a sixth alternative, 36×36 tiles (9×6 work-items of 4×6 in 4 slices), which fit
+// 387 = 9·43 with 4.7 % of the work past the edges where 48×48 tiles waste a quarter (387³: 16.4 µs
+// against 19.6 for 32×64; 1024³: 16 803 GFLOP/s); and points at 384³ and 387³ for every
+// configuration (medium-points-15.txt), which the planner's picks at 336-432³ were checked against
+// (medium-picks-15.txt).
 const char* const kBuiltin = R"JSON({
  "entries": [
   {
@@ -311,6 +317,22 @@ const char* const kBuiltin = R"JSON({
      },
      "points": [
       {
+       "gflops": 4798.6,
+       "shape": [
+        384,
+        384,
+        384
+       ]
+      },
+      {
+       "gflops": 3523.4,
+       "shape": [
+        387,
+        387,
+        387
+       ]
+      },
+      {
        "gflops": 6505.1,
        "shape": [
         516,
@@ -343,6 +365,22 @@ const char* const kBuiltin = R"JSON({
       "WX": 8
      },
      "points": [
+      {
+       "gflops": 6508.4,
+       "shape": [
+        384,
+        384,
+        384
+       ]
+      },
+      {
+       "gflops": 4693.2,
+       "shape": [
+        387,
+        387,
+        387
+       ]
+      },
       {
        "gflops": 7899.5,
        "shape": [
@@ -377,6 +415,22 @@ const char* const kBuiltin = R"JSON({
      },
      "points": [
       {
+       "gflops": 7033.9,
+       "shape": [
+        384,
+        384,
+        384
+       ]
+      },
+      {
+       "gflops": 5914.3,
+       "shape": [
+        387,
+        387,
+        387
+       ]
+      },
+      {
        "gflops": 11698.6,
        "shape": [
         516,
@@ -409,6 +463,22 @@ const char* const kBuiltin = R"JSON({
       "WX": 4
      },
      "points": [
+      {
+       "gflops": 2379.1,
+       "shape": [
+        384,
+        384,
+        384
+       ]
+      },
+      {
+       "gflops": 1978.2,
+       "shape": [
+        387,
+        387,
+        387
+       ]
+      },
       {
        "gflops": 5921.9,
        "shape": [
@@ -444,11 +514,69 @@ const char* const kBuiltin = R"JSON({
      },
      "points": [
       {
+       "gflops": 7033.9,
+       "shape": [
+        384,
+        384,
+        384
+       ]
+      },
+      {
+       "gflops": 5546.5,
+       "shape": [
+        387,
+        387,
+        387
+       ]
+      },
+      {
        "gflops": 12372.8,
        "shape": [
         516,
         516,
         516
+       ]
+      }
+     ]
+    },
+    {
+     "gflops": 16803.5,
+     "params": {
+      "ASYNC": 2,
+      "DB": 0,
+      "KSLICE": 4,
+      "KUNROLL": 4,
+      "KWG": 48,
+      "MDIMC": 9,
+      "MWG": 36,
+      "NDIMC": 6,
+      "NWG": 36,
+      "PACKA": 0,
+      "PADA": 0,
+      "PADB": 0,
+      "SA": 1,
+      "SB": 1,
+      "STRM": 0,
+      "STRN": 1,
+      "VWM": 4,
+      "VWN": 2,
+      "WX": 0
+     },
+     "points": [
+      {
+       "gflops": 7651.8,
+       "shape": [
+        384,
+        384,
+        384
+       ]
+      },
+      {
+       "gflops": 7068.4,
+       "shape": [
+        387,
+        387,
+        387
        ]
       }
      ]
@@ -481,6 +609,22 @@ const char* const kBuiltin = R"JSON({
     "WX": 8
    },
    "points": [
+    {
+     "gflops": 5690.8,
+     "shape": [
+      384,
+      384,
+      384
+     ]
+    },
+    {
+     "gflops": 4891.2,
+     "shape": [
+      387,
+      387,
+      387
+     ]
+    },
     {
      "gflops": 8638.6,
      "shape": [
