@@ -90,6 +90,9 @@ const std::vector<Config> kConfigs = {
                         {"ASYNC", 2}, {"PACKA", 0}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
     {GemmPath::Packed, {{"MWG", 36}, {"NWG", 36}, {"KWG", 48}, {"MDIMC", 9}, {"NDIMC", 6}, {"VWM", 4}, {"VWN", 2},
                         {"PACKA", 0}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4}}},
+    // The sm_90 small entry's 16×16 tiles in 4 slices of 8×8 work-items (up to about 180³).
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
+                        {"ASYNC", 3}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 2}, {"KSLICE", 4}}},
 };
 
 // Whether this device can run a configuration at all (the cp.async ones need an NVIDIA GPU).

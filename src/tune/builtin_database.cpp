@@ -28,7 +28,10 @@ namespace {
 // 387 = 9·43 with 4.7 % of the work past the edges where 48×48 tiles waste a quarter (387³: 16.4 µs
 // against 19.6 for 32×64; 1024³: 16 803 GFLOP/s); and points at 384³ and 387³ for every
 // configuration (medium-points-15.txt), which the planner's picks at 336-432³ were checked against
-// (medium-picks-15.txt).
+// (medium-picks-15.txt). The sm_90 small entry: two more alternatives, its 16×32 tiles with K-steps
+// of 16 and 16×16 tiles in 4 slices (128³: 6.6 µs against 8.2; 129³: 7.7 against 9.0), and points
+// for every configuration at 128³, 129³, 192³, 258³ and 300³ (small-odd-15.txt,
+// small-points-15.txt; the picks between them checked in small-picks-15.txt).
 const char* const kBuiltin = R"JSON({
  "entries": [
   {
@@ -666,7 +669,49 @@ const char* const kBuiltin = R"JSON({
       "VWM": 2,
       "VWN": 2,
       "WX": 0
-     }
+     },
+     "points": [
+      {
+       "gflops": 493.4,
+       "shape": [
+        128,
+        128,
+        128
+       ]
+      },
+      {
+       "gflops": 471.8,
+       "shape": [
+        129,
+        129,
+        129
+       ]
+      },
+      {
+       "gflops": 1538.7,
+       "shape": [
+        192,
+        192,
+        192
+       ]
+      },
+      {
+       "gflops": 3122.5,
+       "shape": [
+        258,
+        258,
+        258
+       ]
+      },
+      {
+       "gflops": 3648.6,
+       "shape": [
+        300,
+        300,
+        300
+       ]
+      }
+     ]
     },
     {
      "gflops": 2892.6234482758623,
@@ -689,7 +734,49 @@ const char* const kBuiltin = R"JSON({
       "VWM": 2,
       "VWN": 2,
       "WX": 0
-     }
+     },
+     "points": [
+      {
+       "gflops": 432.4,
+       "shape": [
+        128,
+        128,
+        128
+       ]
+      },
+      {
+       "gflops": 451.9,
+       "shape": [
+        129,
+        129,
+        129
+       ]
+      },
+      {
+       "gflops": 1415.6,
+       "shape": [
+        192,
+        192,
+        192
+       ]
+      },
+      {
+       "gflops": 2910.8,
+       "shape": [
+        258,
+        258,
+        258
+       ]
+      },
+      {
+       "gflops": 4354.8,
+       "shape": [
+        300,
+        300,
+        300
+       ]
+      }
+     ]
     },
     {
      "gflops": 2896.6187845303866,
@@ -712,7 +799,49 @@ const char* const kBuiltin = R"JSON({
       "VWM": 2,
       "VWN": 1,
       "WX": 16
-     }
+     },
+     "points": [
+      {
+       "gflops": 423.7,
+       "shape": [
+        128,
+        128,
+        128
+       ]
+      },
+      {
+       "gflops": 390.3,
+       "shape": [
+        129,
+        129,
+        129
+       ]
+      },
+      {
+       "gflops": 1241.7,
+       "shape": [
+        192,
+        192,
+        192
+       ]
+      },
+      {
+       "gflops": 2368.8,
+       "shape": [
+        258,
+        258,
+        258
+       ]
+      },
+      {
+       "gflops": 3673.5,
+       "shape": [
+        300,
+        300,
+        300
+       ]
+      }
+     ]
     },
     {
      "gflops": 2857.1553133514985,
@@ -735,7 +864,49 @@ const char* const kBuiltin = R"JSON({
       "VWM": 2,
       "VWN": 4,
       "WX": 4
-     }
+     },
+     "points": [
+      {
+       "gflops": 455.9,
+       "shape": [
+        128,
+        128,
+        128
+       ]
+      },
+      {
+       "gflops": 349.1,
+       "shape": [
+        129,
+        129,
+        129
+       ]
+      },
+      {
+       "gflops": 1275.3,
+       "shape": [
+        192,
+        192,
+        192
+       ]
+      },
+      {
+       "gflops": 2436.0,
+       "shape": [
+        258,
+        258,
+        258
+       ]
+      },
+      {
+       "gflops": 3776.2,
+       "shape": [
+        300,
+        300,
+        300
+       ]
+      }
+     ]
     },
     {
      "gflops": 2681.7800511508954,
@@ -758,7 +929,180 @@ const char* const kBuiltin = R"JSON({
       "VWM": 2,
       "VWN": 1,
       "WX": 0
-     }
+     },
+     "points": [
+      {
+       "gflops": 471.3,
+       "shape": [
+        128,
+        128,
+        128
+       ]
+      },
+      {
+       "gflops": 451.9,
+       "shape": [
+        129,
+        129,
+        129
+       ]
+      },
+      {
+       "gflops": 1310.7,
+       "shape": [
+        192,
+        192,
+        192
+       ]
+      },
+      {
+       "gflops": 2352.5,
+       "shape": [
+        258,
+        258,
+        258
+       ]
+      },
+      {
+       "gflops": 3439.5,
+       "shape": [
+        300,
+        300,
+        300
+       ]
+      }
+     ]
+    },
+    {
+     "gflops": 3647.2,
+     "params": {
+      "ASYNC": 3,
+      "DB": 0,
+      "KUNROLL": 16,
+      "KWG": 16,
+      "MDIMC": 8,
+      "MWG": 16,
+      "NDIMC": 16,
+      "NWG": 32,
+      "PACKA": 0,
+      "PADA": 1,
+      "PADB": 1,
+      "SA": 1,
+      "SB": 1,
+      "STRM": 0,
+      "STRN": 1,
+      "VWM": 2,
+      "VWN": 2,
+      "WX": 0
+     },
+     "points": [
+      {
+       "gflops": 574.6,
+       "shape": [
+        128,
+        128,
+        128
+       ]
+      },
+      {
+       "gflops": 523.6,
+       "shape": [
+        129,
+        129,
+        129
+       ]
+      },
+      {
+       "gflops": 1646.0,
+       "shape": [
+        192,
+        192,
+        192
+       ]
+      },
+      {
+       "gflops": 2726.0,
+       "shape": [
+        258,
+        258,
+        258
+       ]
+      },
+      {
+       "gflops": 3884.9,
+       "shape": [
+        300,
+        300,
+        300
+       ]
+      }
+     ]
+    },
+    {
+     "gflops": 3389.3,
+     "params": {
+      "ASYNC": 3,
+      "DB": 0,
+      "KSLICE": 4,
+      "KUNROLL": 2,
+      "KWG": 32,
+      "MDIMC": 8,
+      "MWG": 16,
+      "NDIMC": 8,
+      "NWG": 16,
+      "PACKA": 0,
+      "PADA": 1,
+      "PADB": 1,
+      "SA": 1,
+      "SB": 1,
+      "STRM": 0,
+      "STRN": 1,
+      "VWM": 2,
+      "VWN": 2,
+      "WX": 0
+     },
+     "points": [
+      {
+       "gflops": 635.5,
+       "shape": [
+        128,
+        128,
+        128
+       ]
+      },
+      {
+       "gflops": 557.6,
+       "shape": [
+        129,
+        129,
+        129
+       ]
+      },
+      {
+       "gflops": 1608.6,
+       "shape": [
+        192,
+        192,
+        192
+       ]
+      },
+      {
+       "gflops": 2726.0,
+       "shape": [
+        258,
+        258,
+        258
+       ]
+      },
+      {
+       "gflops": 4000.0,
+       "shape": [
+        300,
+        300,
+        300
+       ]
+      }
+     ]
     }
    ],
    "architecture": "sm_90",
@@ -787,6 +1131,48 @@ const char* const kBuiltin = R"JSON({
     "VWN": 2,
     "WX": 0
    },
+   "points": [
+    {
+     "gflops": 511.5,
+     "shape": [
+      128,
+      128,
+      128
+     ]
+    },
+    {
+     "gflops": 477.0,
+     "shape": [
+      129,
+      129,
+      129
+     ]
+    },
+    {
+     "gflops": 1608.6,
+     "shape": [
+      192,
+      192,
+      192
+     ]
+    },
+    {
+     "gflops": 2602.0,
+     "shape": [
+      258,
+      258,
+      258
+     ]
+    },
+    {
+     "gflops": 3884.9,
+     "shape": [
+      300,
+      300,
+      300
+     ]
+    }
+   ],
    "shape": [
     256,
     256,
