@@ -359,12 +359,14 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
 
 std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::string& kernel,
                                         const std::vector<KernelParams>& configs,
-                                        const std::function<void(size_t done)>& progress) {
+                                        const std::function<void(size_t done)>& progress, double budget_s) {
+  const auto t0 = Clock::now();
   const GemmKernelDescriptor& d = descriptor_named(kernel);
   std::mt19937_64 rng(seed_);
   CandidateBench bench(ctx_, shape, rng);
   std::vector<Measurement> out;
   for (const auto& given : configs) {
+    if (budget_s > 0 && !out.empty() && std::chrono::duration<double>(Clock::now() - t0).count() >= budget_s) break;
     Measurement m;
     m.params = given;
     try {

@@ -69,10 +69,12 @@ class Tuner {
   explicit Tuner(const Context& ctx, uint64_t seed = 1);
   TuneResult tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress = {});
   // Checks and times the given configurations (each a set of overrides of the kernel's defaults)
-  // on one shape, in order; nothing is searched or saved.
+  // on one shape, in order; nothing is searched or saved. With a budget (seconds > 0) it starts
+  // no configuration after the first once that much time has passed: the result is then shorter
+  // than `configs`.
   std::vector<Measurement> measure(const GemmShape& shape, const std::string& kernel,
                                    const std::vector<KernelParams>& configs,
-                                   const std::function<void(size_t done)>& progress = {});
+                                   const std::function<void(size_t done)>& progress = {}, double budget_s = 0);
 
  private:
   const Context& ctx_;

@@ -8,7 +8,9 @@
 #include "gemm/descriptor.hpp"
 #include "tune/database.hpp"
 #include "tune/tuner.hpp"
+#include "tune/tuning_points.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -29,6 +31,13 @@ struct TuneOptions {
   std::string shape = "1024x1024x1024";
   std::string kernel = "xgemm";
 };
+
+// The share of `--budget` kept for measuring the kept configurations on a second shape.
+constexpr double kPointsShare = 0.1;
+
+std::string shape_text(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
 
 std::string bar(double fraction, int width) {
   const int full = int(std::lround(std::clamp(fraction, 0.0, 1.0) * width));
@@ -121,11 +130,13 @@ void show(const TuneOptions& o) {
                                   {"built-in database", &detail::builtin_database()}}) {
     std::cout << title << ": " << db->entries.size() << " entries\n";
     if (db->entries.empty()) continue;
-    Table t({"device", "arch", "class", "kernel", "GFLOP/s", "tuned on", "date", "parameters"});
-    for (const auto& e : db->entries)
-      t.add({e.device, e.architecture, e.shape_class, e.kernel, fixed(e.gflops, 1),
-             std::to_string(e.shape.m) + "x" + std::to_string(e.shape.n) + "x" + std::to_string(e.shape.k), e.date,
-             detail::build_options(e.params)});
+    Table t({"device", "arch", "class", "kernel", "GFLOP/s", "tuned on", "alternatives", "points", "date", "parameters"});
+    for (const auto& e : db->entries) {
+      size_t points = e.points.size();  // the entry's and its alternatives' measurements on other shapes
+      for (const auto& a : e.alternatives) points += a.points.size();
+      t.add({e.device, e.architecture, e.shape_class, e.kernel, fixed(e.gflops, 1), shape_text(e.shape),
+             std::to_string(e.alternatives.size()), std::to_string(points), e.date, detail::build_options(e.params)});
+    }
     t.print(std::cout);
     std::cout << "\n";
   }
@@ -144,7 +155,10 @@ void run_tune(const TuneOptions& o) {
   if (path.empty()) throw Error(Status::InvalidArgument, "no cache folder for the tuning database: pass --database FILE");
 
   Context ctx(open_device(o.dev));
-  const auto targets = detail::default_targets(ctx.info(), o.budget, o.classes);
+  // The search gets most of the budget; the rest measures the kept configurations once more on a
+  // smaller shape of their class (the points the planner predicts from there).
+  const double search_budget = o.budget * (1.0 - kPointsShare);
+  const auto targets = detail::default_targets(ctx.info(), search_budget, o.classes);
   detail::Tuner tuner(ctx, o.seed);
   std::vector<detail::TuneResult> results;
   double spent_before = 0;
@@ -170,11 +184,37 @@ void run_tune(const TuneOptions& o) {
   for (const auto& r : results)
     if (r.found && (!best.count(r.target.shape_class) || r.best_gflops > best[r.target.shape_class]->best_gflops))
       best[r.target.shape_class] = &r;
-  for (const auto& [cls, r] : best) db.upsert(detail::entry_for(ctx.info(), *r));
+  struct Points {
+    std::string shape;
+    size_t added = 0, configurations = 0;
+  };
+  std::map<std::string, Points> points;  // per class, where it has a point shape
+  size_t done_classes = 0;
+  for (const auto& [cls, r] : best) {
+    detail::TuningEntry e = detail::entry_for(ctx.info(), *r);
+    if (const auto shape = detail::point_shape(ctx.info().kind, cls, e.shape)) {
+      const double class_budget = (o.budget - search_budget) / double(best.size());
+      const size_t added = detail::add_points(tuner, e, *shape, class_budget, [&](size_t done, size_t total) {
+        const double share = (double(done_classes) + double(done) / double(std::max<size_t>(total, 1))) / double(best.size());
+        progress(bar((search_budget + share * (o.budget - search_budget)) / o.budget, 24) + " " + cls + " points at " +
+                     shape_text(*shape) + ": " + std::to_string(done) + " of " + std::to_string(total) + " configurations",
+                 true);
+      });
+      points[cls] = {shape_text(*shape), added, 1 + e.alternatives.size()};
+      progress(bar((search_budget + double(done_classes + 1) / double(best.size()) * (o.budget - search_budget)) / o.budget, 24) +
+               " " + cls + " points at " + points[cls].shape + ": " + std::to_string(added) + " of " +
+               std::to_string(points[cls].configurations) + " configurations measured");
+    }
+    ++done_classes;
+    db.upsert(e);
+  }
+  progress_done();
   detail::save_database(db, path);
   detail::reload_user_database();
 
   nlohmann::json doc = {{"device", ctx.info().name}, {"budget_s", o.budget}, {"database", path}};
+  for (const auto& [cls, p] : points)
+    doc["points"][cls] = {{"shape", p.shape}, {"measured", p.added}, {"configurations", p.configurations}};
   for (const auto& r : results) {
     doc["targets"].push_back({{"shape_class", r.target.shape_class},
                               {"kernel", r.target.kernel},
@@ -203,8 +243,13 @@ void run_tune(const TuneOptions& o) {
            best.count(r.target.shape_class) && best[r.target.shape_class] == &r ? "yes" : ""});
   t.print(std::cout);
   std::cout << "\nSaved " << best.size() << " entries for " << ctx.info().name << " to " << path << "\n";
-  for (const auto& [cls, r] : best)
+  for (const auto& [cls, r] : best) {
     std::cout << "  " << cls << ": " << r->target.kernel << " " << detail::build_options(r->best) << "\n";
+    const auto p = points.find(cls);
+    if (p != points.end())
+      std::cout << "    measured again at " << p->second.shape << ": " << p->second.added << " of "
+                << p->second.configurations << " configurations (the planner's points there)\n";
+  }
 }
 
 }  // namespace

@@ -1,0 +1,30 @@
+// tuning_points.hpp — after a search, the configurations it keeps (an entry and its alternatives)
+// measured once more on a smaller shape of their class: the points (TuningPoint) from which the
+// planner predicts the calls nearer that shape than the tuned one.
+#pragma once
+
+#include "tune/database.hpp"
+#include "tune/tuner.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace clgemm::detail {
+
+// The shape on which shape class `cls`, tuned on `tuned`, gets its points: every side halved (a
+// skinny shape keeps its thin side), or shrunk less where half would leave the class; none if no
+// shrunk shape stays in it. The small end, because that is where scaling from the tuned shape
+// strays most (H200: the medium entry's 32×64 tiles, tuned at 1024³, predicted 15 µs at 516³ and
+// took 23).
+std::optional<GemmShape> point_shape(DeviceKind kind, const std::string& cls, const GemmShape& tuned);
+
+// Measures `entry`'s configuration and then each alternative on `shape` (the packed kernel with
+// the split the planner would choose there, as a point records) and gives each one that runs
+// correctly a point there. The entry is always measured; an alternative only while less than
+// `budget_s` has passed (0: no limit), since a shape that is not a multiple of the tiles means a
+// fresh build of each configuration (seconds each on PoCL). Returns the number of points added.
+size_t add_points(Tuner& tuner, TuningEntry& entry, const GemmShape& shape, double budget_s = 0,
+                  const std::function<void(size_t done, size_t total)>& progress = {});
+
+}  // namespace clgemm::detail
