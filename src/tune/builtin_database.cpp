@@ -25,7 +25,7 @@ namespace {
 // split; at 1024³ 16 934 GFLOP/s, sliced-medium-14.txt).
 // Fifteenth session (scripts/gpu/configs/odd-387-15.txt, odd-387-variants-15.txt, medians of three
 // `--try` runs): a sixth alternative, 36×36 tiles (9×6 work-items of 4×6 in 4 slices), which fit
-// 387 = 9·43 with 4.7 % of the work past the edges where 48×48 tiles waste a quarter (387³: 16.4 µs
+// 387 = 9·43: their 121 blocks cover 4.7 % more than C, 48×48 tiles 25 % more (387³: 16.4 µs
 // against 19.6 for 32×64; 1024³: 16 803 GFLOP/s); and points at 384³ and 387³ for every
 // configuration (medium-points-15.txt), which the planner's picks at 336-432³ were checked against
 // (medium-picks-15.txt). The sm_90 small entry: two more alternatives, its 16×32 tiles with K-steps
