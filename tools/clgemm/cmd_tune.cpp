@@ -189,21 +189,24 @@ void run_tune(const TuneOptions& o) {
     size_t added = 0, configurations = 0;
   };
   std::map<std::string, Points> points;  // per class, where it has a point shape
+  const double points_budget = o.budget - search_budget;
+  // The bar after the search and `classes_done` (fractional) classes' points.
+  const auto points_bar = [&](double classes_done) {
+    return bar((search_budget + classes_done / double(best.size()) * points_budget) / o.budget, 24);
+  };
   size_t done_classes = 0;
   for (const auto& [cls, r] : best) {
     detail::TuningEntry e = detail::entry_for(ctx.info(), *r);
     if (const auto shape = detail::point_shape(ctx.info().kind, cls, e.shape)) {
-      const double class_budget = (o.budget - search_budget) / double(best.size());
-      const size_t added = detail::add_points(tuner, e, *shape, class_budget, [&](size_t done, size_t total) {
-        const double share = (double(done_classes) + double(done) / double(std::max<size_t>(total, 1))) / double(best.size());
-        progress(bar((search_budget + share * (o.budget - search_budget)) / o.budget, 24) + " " + cls + " points at " +
-                     shape_text(*shape) + ": " + std::to_string(done) + " of " + std::to_string(total) + " configurations",
+      Points& p = points[cls];
+      p.shape = shape_text(*shape), p.configurations = 1 + e.alternatives.size();
+      p.added = detail::add_points(tuner, e, *shape, points_budget / double(best.size()), [&](size_t done, size_t total) {
+        progress(points_bar(double(done_classes) + double(done) / double(total)) + " " + cls + " points at " + p.shape +
+                     ": " + std::to_string(done) + " of " + std::to_string(total) + " configurations",
                  true);
       });
-      points[cls] = {shape_text(*shape), added, 1 + e.alternatives.size()};
-      progress(bar((search_budget + double(done_classes + 1) / double(best.size()) * (o.budget - search_budget)) / o.budget, 24) +
-               " " + cls + " points at " + points[cls].shape + ": " + std::to_string(added) + " of " +
-               std::to_string(points[cls].configurations) + " configurations measured");
+      progress(points_bar(double(done_classes + 1)) + " " + cls + " points at " + p.shape + ": " +
+               std::to_string(p.added) + " of " + std::to_string(p.configurations) + " configurations measured");
     }
     ++done_classes;
     db.upsert(e);
@@ -258,7 +261,9 @@ void add_tune_command(CLI::App& app) {
   auto o = std::make_shared<TuneOptions>();
   auto* cmd = app.add_subcommand("tune", "search kernel parameters for this device and store the best in the tuning database");
   add_device_options(*cmd, o->dev);
-  cmd->add_option("--budget,-b", o->budget, "seconds to spend in total (split over shape classes and kernels)")
+  cmd->add_option("--budget,-b", o->budget,
+                  "seconds to spend in total (split over shape classes and kernels; the last tenth measures the kept "
+                  "configurations again on a smaller shape of their class)")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {
             try {
