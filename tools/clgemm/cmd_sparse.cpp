@@ -65,7 +65,7 @@ void run_sparse(const SparseOptions& o) {
   cl::Buffer dc_dense = ctx.buffer(shape.m * shape.n * sizeof(float));
   ctx.queue().enqueueWriteBuffer(db, CL_TRUE, 0, b.size() * sizeof(float), b.data());
 
-  const std::string dims = std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
+  const std::string dims = shape_text(shape);
   std::vector<Row> rows;
   std::vector<float> c(shape.m * shape.n);
   for (size_t di = 0; di < o.densities.size(); ++di) {

@@ -35,10 +35,6 @@ struct TuneOptions {
 // The share of `--budget` kept for measuring the kept configurations on a second shape.
 constexpr double kPointsShare = 0.1;
 
-std::string shape_text(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 std::string bar(double fraction, int width) {
   const int full = int(std::lround(std::clamp(fraction, 0.0, 1.0) * width));
   return "[" + std::string(size_t(full), '#') + std::string(size_t(width - full), '.') + "]";
@@ -166,10 +162,9 @@ void run_tune(const TuneOptions& o) {
     const auto& t = targets[i];
     results.push_back(tuner.tune(t, [&](const detail::TuneProgress& p) {
       const double done = (spent_before + std::min(p.elapsed_s, t.budget_s)) / o.budget;
-      progress(bar(done, 24) + " " + t.shape_class + " " + std::to_string(t.shape.m) + "x" + std::to_string(t.shape.n) +
-                   "x" + std::to_string(t.shape.k) + " " + t.kernel + " (" + p.stage + "): " + std::to_string(p.tried) +
-                   " tried, " + std::to_string(p.failed + p.wrong) + " failed, best " + fixed(p.best_gflops, 1) +
-                   " GFLOP/s, " + fixed(std::max(0.0, o.budget - spent_before - p.elapsed_s), 0) + " s left",
+      progress(bar(done, 24) + " " + t.shape_class + " " + shape_text(t.shape) + " " + t.kernel + " (" + p.stage +
+                   "): " + std::to_string(p.tried) + " tried, " + std::to_string(p.failed + p.wrong) +
+                   " failed, best " + fixed(p.best_gflops, 1) + " GFLOP/s, " + fixed(std::max(0.0, o.budget - spent_before - p.elapsed_s), 0) + " s left",
                p.stage != "done");
     }));
     spent_before += t.budget_s;
@@ -239,7 +234,7 @@ void run_tune(const TuneOptions& o) {
   Table t({"class", "shape", "kernel", "tried", "failed", "wrong", "defaults GFLOP/s", "best GFLOP/s", "gain", "chosen"});
   for (const auto& r : results)
     t.add({r.target.shape_class,
-           std::to_string(r.target.shape.m) + "x" + std::to_string(r.target.shape.n) + "x" + std::to_string(r.target.shape.k),
+           shape_text(r.target.shape),
            r.target.kernel, std::to_string(r.tried), std::to_string(r.build_failures + r.launch_failures),
            std::to_string(r.wrong), fixed(r.default_gflops, 1), fixed(r.best_gflops, 1),
            r.default_gflops > 0 ? fixed(r.best_gflops / r.default_gflops, 2) + "x" : "-",
