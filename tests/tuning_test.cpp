@@ -4,6 +4,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "gemm/xgemm_kernel.hpp"
+#include "tune/candidate_clock.hpp"
 #include "tune/database.hpp"
 #include "tune/tuner.hpp"
 #include "test_support.hpp"
@@ -205,6 +206,30 @@ TEST(Tuner, TinyBudgetStillGivesAValidEntry) {
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->entry.params, r.best);
   EXPECT_EQ(plan_gemm(ctx.info(), 70, 50, 40).path, GemmPath::Packed);
+}
+
+// With no budget at all only the defaults run: not the fitted defaults, seeds or any search.
+TEST(Tuner, NoBudgetMeasuresTheDefaultsAlone) {
+  detail::Tuner tuner(shared_context(), fresh_seed());
+  const detail::TuneResult r = tuner.tune({"small", {70, 50, 40}, "xgemm", 0.0});
+  ASSERT_TRUE(r.found) << (r.failure_notes.empty() ? "" : r.failure_notes.front());
+  EXPECT_EQ(r.tried, 1u);
+}
+
+// The next candidate is expected to take as long as the longest of the last four.
+TEST(Tuner, CandidateClockJudgesByTheLongestRecentCandidate) {
+  detail::CandidateClock clock;
+  EXPECT_EQ(clock.estimate(), 0.0);
+  EXPECT_TRUE(clock.room_for_another(5.0, 5.0));
+  EXPECT_FALSE(clock.room_for_another(5.1, 5.0));
+  for (double s : {1.0, 10.0, 2.0}) clock.record(s);
+  EXPECT_EQ(clock.estimate(), 10.0);  // a cold build among cached ones
+  EXPECT_FALSE(clock.room_for_another(0.5, 10.0));
+  EXPECT_TRUE(clock.room_for_another(0.0, 10.0));
+  for (int i = 0; i < 2; ++i) clock.record(1.0);
+  EXPECT_EQ(clock.estimate(), 10.0);  // still among the last four
+  clock.record(1.5);
+  EXPECT_EQ(clock.estimate(), 2.0);   // 10 s has left the window of 2, 1, 1 and 1.5
 }
 
 TEST(Tuner, DefaultTargetsSplitTheBudget) {

@@ -10,6 +10,7 @@
 #include "gemm/gemm_exec.hpp"
 #include "gemm/tile_choice.hpp"
 #include "gemm/xgemm_kernel.hpp"
+#include "tune/candidate_clock.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -257,12 +258,15 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   std::vector<std::pair<double, KernelParams>> ranked;  // (gflops, params) of correct candidates
   TuneProgress prog;
   prog.target = &target;
+  CandidateClock clock;
 
   // Measures one configuration not measured before: GFLOP/s, 0 on failure, -1 if seen already.
   auto evaluate = [&](const KernelParams& ps) -> double {
     if (!seen.insert(build_options(ps)).second) return -1;
     ++result.tried;
+    const auto started = Clock::now();
     const Measurement m = bench.run(target.kernel, ps);
+    clock.record(std::chrono::duration<double>(Clock::now() - started).count());
     if (m.outcome != Measurement::Ok) {
       (m.outcome == Measurement::BuildFailed ? result.build_failures
        : m.outcome == Measurement::Wrong     ? result.wrong
@@ -289,25 +293,23 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
     progress(prog);
   };
 
-  // 1. The defaults: always measured, so even a tiny budget yields a valid entry.
+  // A candidate costs a build (seconds on some CPU compilers) plus its runs; do not start one that
+  // would likely end past the budget (CandidateClock).
+  auto time_for_another = [&](double limit) { return clock.room_for_another(elapsed(), limit); };
+
+  // 1. The defaults: always measured, so even a tiny budget yields a valid entry; then, while the
+  // budget lasts, the defaults fitted to the shape and the project's measured configurations.
   report("defaults");
   result.default_gflops = std::max(0.0, evaluate(resolve_params(d, dev, {})));
-  if (const auto fitted = fitted_defaults(d, dev, s)) evaluate(*fitted);
-  for (const auto& seed : d.seeds) {  // the project's measured configurations, where they apply
+  if (const auto fitted = fitted_defaults(d, dev, s); fitted && time_for_another(target.budget_s)) evaluate(*fitted);
+  for (const auto& seed : d.seeds) {  // where they apply
     try {
       const KernelParams ps = resolve_params(d, dev, seed);
-      if (fits_shape(d, ps, s)) evaluate(ps);
+      if (fits_shape(d, ps, s) && time_for_another(target.budget_s)) evaluate(ps);
     } catch (const Error&) {
     }
   }
   report("defaults");
-
-  // A candidate costs a build (seconds on some CPU compilers) plus its runs; do not start one that
-  // would, on average, end past the budget.
-  auto time_for_another = [&](double limit) {
-    const double mean = result.tried ? elapsed() / double(result.tried) : 0.0;
-    return elapsed() + mean <= limit;
-  };
 
   // 2. Random valid configurations for about half the budget.
   while (time_for_another(0.5 * target.budget_s)) {
@@ -365,8 +367,12 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
   std::mt19937_64 rng(seed_);
   CandidateBench bench(ctx_, shape, rng);
   std::vector<Measurement> out;
+  CandidateClock clock;
   for (const auto& given : configs) {
-    if (budget_s > 0 && !out.empty() && std::chrono::duration<double>(Clock::now() - t0).count() >= budget_s) break;
+    const auto started = Clock::now();
+    if (budget_s > 0 && !out.empty() &&
+        !clock.room_for_another(std::chrono::duration<double>(started - t0).count(), budget_s))
+      break;
     Measurement m;
     m.params = given;
     try {
@@ -396,6 +402,7 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
       m.note = e.what();
     }
     out.push_back(m);
+    clock.record(std::chrono::duration<double>(Clock::now() - started).count());
     if (progress) progress(out.size());
   }
   return out;

@@ -2,10 +2,12 @@
 // budget, checking every candidate's result before its time counts.
 //
 // Strategy (much faster than exhaustive search): the kernel's defaults first (a baseline that is
-// always measured, however small the budget), then random valid configurations for about half the
+// always measured, however small the budget; with budget left, the defaults fitted to the shape and
+// the project's measured configurations too), then random valid configurations for about half the
 // budget, then local refinement: the neighbours of the best configuration (each parameter moved
 // one step along its list of values) until none improves, restarting from the next-best
-// configurations while time remains. Build and launch failures are recorded and skipped.
+// configurations while time remains. Build and launch failures are recorded and skipped. No
+// candidate starts that would likely end past the budget (CandidateClock).
 #pragma once
 
 #include <clgemm/context.hpp>
@@ -70,8 +72,8 @@ class Tuner {
   TuneResult tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress = {});
   // Checks and times the given configurations (each a set of overrides of the kernel's defaults)
   // on one shape, in order; nothing is searched or saved. With a budget (seconds > 0) it starts
-  // no configuration after the first once that much time has passed: the result is then shorter
-  // than `configs`.
+  // no configuration after the first that would likely end past it (the longest of the last few
+  // took longer than what is left): the result is then shorter than `configs`.
   std::vector<Measurement> measure(const GemmShape& shape, const std::string& kernel,
                                    const std::vector<KernelParams>& configs,
                                    const std::function<void(size_t done)>& progress = {}, double budget_s = 0);

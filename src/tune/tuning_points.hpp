@@ -21,9 +21,10 @@ std::optional<GemmShape> point_shape(DeviceKind kind, const std::string& cls, co
 
 // Measures `entry`'s configuration and then each alternative on `shape` (the packed kernel with
 // the split the planner would choose there, as a point records) and gives each one that runs
-// correctly a point there. The entry is always measured; an alternative only while less than
-// `budget_s` has passed (0: no limit), since a shape that is not a multiple of the tiles means a
-// fresh build of each configuration (seconds each on PoCL). Returns the number of points added.
+// correctly a point there. The entry is always measured; an alternative only if it would likely
+// end within `budget_s` (0: no limit; Tuner::measure), since a shape that is not a multiple of the
+// tiles means a fresh build of each configuration (seconds each on PoCL). Returns the number of
+// points added.
 size_t add_points(Tuner& tuner, TuningEntry& entry, const GemmShape& shape, double budget_s = 0,
                   const std::function<void(size_t done, size_t total)>& progress = {});
 

@@ -11,6 +11,7 @@
 #include "tune/tuning_points.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -157,9 +158,16 @@ void run_tune(const TuneOptions& o) {
   const auto targets = detail::default_targets(ctx.info(), search_budget, o.classes);
   detail::Tuner tuner(ctx, o.seed);
   std::vector<detail::TuneResult> results;
-  double spent_before = 0;
-  for (size_t i = 0; i < targets.size(); ++i) {
-    const auto& t = targets[i];
+  // Each target's share ends at a fixed time from the start: a target that overran its share (its
+  // defaults are measured whatever the budget) leaves the next ones less, and one that ended early
+  // leaves them more, so the whole run stays near --budget.
+  const auto started = std::chrono::steady_clock::now();
+  const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  double share_end = 0;
+  for (detail::TuneTarget t : targets) {
+    share_end += t.budget_s;
+    const double spent_before = spent();
+    t.budget_s = std::max(0.0, share_end - spent_before);
     results.push_back(tuner.tune(t, [&](const detail::TuneProgress& p) {
       const double done = (spent_before + std::min(p.elapsed_s, t.budget_s)) / o.budget;
       progress(bar(done, 24) + " " + t.shape_class + " " + shape_text(t.shape) + " " + t.kernel + " (" + p.stage +
@@ -167,7 +175,6 @@ void run_tune(const TuneOptions& o) {
                    " failed, best " + fixed(p.best_gflops, 1) + " GFLOP/s, " + fixed(std::max(0.0, o.budget - spent_before - p.elapsed_s), 0) + " s left",
                p.stage != "done");
     }));
-    spent_before += t.budget_s;
   }
   progress_done();
 
@@ -184,10 +191,12 @@ void run_tune(const TuneOptions& o) {
     size_t added = 0, configurations = 0;
   };
   std::map<std::string, Points> points;  // per class, where it has a point shape
-  const double points_budget = o.budget - search_budget;
+  // What is left of --budget (about the points' share, unless the search overran) goes to the
+  // classes' points in equal parts.
+  const double points_start = spent(), points_budget = std::max(0.0, o.budget - points_start);
   // The bar after the search and `classes_done` (fractional) classes' points.
   const auto points_bar = [&](double classes_done) {
-    return bar((search_budget + classes_done / double(best.size()) * points_budget) / o.budget, 24);
+    return bar(std::min(1.0, (points_start + classes_done / double(best.size()) * points_budget) / o.budget), 24);
   };
   size_t done_classes = 0;
   for (const auto& [cls, r] : best) {
@@ -195,7 +204,8 @@ void run_tune(const TuneOptions& o) {
     if (const auto shape = detail::point_shape(ctx.info().kind, cls, e.shape)) {
       Points& p = points[cls];
       p.shape = shape_text(*shape), p.configurations = 1 + e.alternatives.size();
-      p.added = detail::add_points(tuner, e, *shape, points_budget / double(best.size()), [&](size_t done, size_t total) {
+      const double share = std::max(0.0, o.budget - spent()) / double(best.size() - done_classes);
+      p.added = detail::add_points(tuner, e, *shape, share, [&](size_t done, size_t total) {
         progress(points_bar(double(done_classes) + double(done) / double(total)) + " " + cls + " points at " + p.shape +
                      ": " + std::to_string(done) + " of " + std::to_string(total) + " configurations",
                  true);
