@@ -98,7 +98,7 @@ TEST(TallPath, RefusesWhatItCannotRun) {
   EXPECT_EQ(status_of(call, forced_tall({{"LANES", 512}})), Status::InvalidArgument);
 }
 
-TEST(TallPath, PlannerTakesTallShapesOnGpusOnly) {
+TEST(TallPath, PlannerTakesTallShapesOnGpusFromManyRowsAndOnCpus) {
   const DeviceInfo h200 = fake_h200();
   EXPECT_EQ(plan_gemm(h200, 4096, 16, 4096).path, GemmPath::Tall);
   EXPECT_EQ(plan_gemm(h200, 16384, 1, 1024).path, GemmPath::Tall);
@@ -120,12 +120,20 @@ TEST(TallPath, PlannerTakesTallShapesOnGpusOnly) {
       const KernelParams ps = plan_gemm(h200, m, n, 1024).params;
       EXPECT_LE(size_t(ps.at("LANES") * ps.at("GR")), h200.max_work_group_size) << m << "x" << n;
     }
-  // Too few rows to fill the device, too many columns, or not a GPU.
+  // Too few rows to fill the device, or too many columns.
   EXPECT_NE(plan_gemm(h200, 512, 16, 4096).path, GemmPath::Tall);
   EXPECT_NE(plan_gemm(h200, 4096, 17, 4096).path, GemmPath::Tall);
-  DeviceInfo cpu = h200;
+  // On a CPU at any number of rows (no compute units to fill), but not past 16 columns or under
+  // 4 of k; neither on other kinds of device.
+  DeviceInfo cpu = h200, other = h200;
   cpu.kind = DeviceKind::CPU;
-  EXPECT_NE(plan_gemm(cpu, 4096, 16, 4096).path, GemmPath::Tall);
+  other.kind = DeviceKind::Other;
+  EXPECT_EQ(plan_gemm(cpu, 4096, 16, 4096).path, GemmPath::Tall);
+  EXPECT_EQ(plan_gemm(cpu, 512, 13, 77).path, GemmPath::Tall);
+  EXPECT_EQ(plan_gemm(cpu, 16, 16, 16).path, GemmPath::Tall);
+  EXPECT_NE(plan_gemm(cpu, 4096, 17, 4096).path, GemmPath::Tall);
+  EXPECT_NE(plan_gemm(cpu, 1024, 16, 3).path, GemmPath::Tall);
+  EXPECT_NE(plan_gemm(other, 4096, 16, 4096).path, GemmPath::Tall);
   // Overrides without a forced path are for the kernel the planner picks otherwise.
   GemmOptions tiled;
   tiled.force_params = {{"KWG", 32}};
@@ -138,8 +146,9 @@ TEST(TallPath, AutoPlanWithStridedAHandsOnToAnotherPath) {
   // A transposed at a shape the planner gives the tall path: the call runs another path, correctly.
   const size_t m = 1030, n = 16, k = 67;
   if (!detail::tall_pays(shared_context().info(), m, n, k)) {
-    // This device does not take the tall path at all (CPU): check the same call through the
-    // planner's rule on the H200 instead, and run it here on whatever path it gets.
+    // This device would not take the tall path here (a GPU where 1030 rows are too few, or
+    // another kind of device): check the planner's rule on the H200 instead, and run the call
+    // here on whatever path it gets.
     ASSERT_TRUE(detail::tall_pays(fake_h200(), m, n, k));
   }
   run_case({Layout::RowMajor, Transpose::Yes, Transpose::No, m, n, k, 2, 13, 1.0f, 0.5f});

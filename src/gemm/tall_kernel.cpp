@@ -38,7 +38,8 @@ long lanes_for(const DeviceInfo& device, size_t m, size_t k, long nb, long rw) {
 }  // namespace
 
 bool tall_pays(const DeviceInfo& device, size_t m, size_t n, size_t k) {
-  return device.kind == DeviceKind::GPU && n <= kTallMaxN && m >= kTallMinRows && k >= 4;
+  if (n > kTallMaxN || k < 4) return false;
+  return device.kind == DeviceKind::CPU || (device.kind == DeviceKind::GPU && m >= kTallMinRows);
 }
 
 KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k, const KernelParams& overrides) {
