@@ -169,8 +169,8 @@ Prepared prepare_tall(const Context& ctx, const RowMajorGemm& g, const BatchSpec
   const bool b_rows = !g.trans_b && !b_vec;  // row-major B that is not in whole float4 rows
   // B(p, j) = B[p·b_ks + j·b_ns]: stored k×n, or n×k when transposed.
   const cl_int b_ks = cl_int(g.trans_b ? 1 : g.b.ld), b_ns = cl_int(g.trans_b ? g.b.ld : 1);
-  const std::string options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) + flag("B_ROWS", b_rows) +
-                              flag("BATCH_ARRAYS", s.arrays);
+  const std::string options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
+                              flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
   cl::Kernel k = ctx.kernel({"common/batch.cl", "gemm/tall.cl"}, options, "gemm_tall");
   const std::pair<cl::Buffer, cl::Buffer> arrays = batch_arrays(ctx, s);
   int i = set_shape_args(k, g);
