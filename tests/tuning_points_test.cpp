@@ -88,6 +88,13 @@ TEST(TuningPoints, EntryAndAlternativesAreMeasuredAndThePlannerUsesThem) {
   EXPECT_EQ(detail::add_points(tuner, hurried, at, 1e-9), 1u);
   EXPECT_EQ(hurried.points.size(), 1u);
   EXPECT_TRUE(hurried.alternatives[0].points.empty());
+
+  // A search that overran leaves the points a share that still limits them (0 would not).
+  EXPECT_GT(detail::points_share(-5.0, 2), 0.0);
+  EXPECT_LT(detail::points_share(-5.0, 2), 0.01);
+  EXPECT_DOUBLE_EQ(detail::points_share(9.0, 3), 3.0);
+  hurried.points.clear();
+  EXPECT_EQ(detail::add_points(tuner, hurried, at, detail::points_share(-5.0, 1)), 1u);
 }
 
 }  // namespace

@@ -26,6 +26,11 @@ std::optional<GemmShape> point_shape(DeviceKind kind, const std::string& cls, co
   return std::nullopt;
 }
 
+double points_share(double left_s, size_t classes_left) {
+  constexpr double kLeast = 1e-3;  // seconds
+  return std::max(kLeast, left_s / double(std::max<size_t>(classes_left, 1)));
+}
+
 size_t add_points(Tuner& tuner, TuningEntry& entry, const GemmShape& shape, double budget_s,
                   const std::function<void(size_t done, size_t total)>& progress) {
   std::vector<KernelParams> configs{entry.params};

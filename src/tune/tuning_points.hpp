@@ -28,4 +28,9 @@ std::optional<GemmShape> point_shape(DeviceKind kind, const std::string& cls, co
 size_t add_points(Tuner& tuner, TuningEntry& entry, const GemmShape& shape, double budget_s = 0,
                   const std::function<void(size_t done, size_t total)>& progress = {});
 
+// One class's budget for add_points when `left_s` seconds of the run's budget are left for
+// `classes_left` classes: an equal part, and never 0 (which add_points reads as no limit) even
+// when the search overran, so that only the entry is measured then.
+double points_share(double left_s, size_t classes_left);
+
 }  // namespace clgemm::detail

@@ -204,7 +204,7 @@ void run_tune(const TuneOptions& o) {
     if (const auto shape = detail::point_shape(ctx.info().kind, cls, e.shape)) {
       Points& p = points[cls];
       p.shape = shape_text(*shape), p.configurations = 1 + e.alternatives.size();
-      const double share = std::max(0.0, o.budget - spent()) / double(best.size() - done_classes);
+      const double share = detail::points_share(o.budget - spent(), best.size() - done_classes);
       p.added = detail::add_points(tuner, e, *shape, share, [&](size_t done, size_t total) {
         progress(points_bar(double(done_classes) + double(done) / double(total)) + " " + cls + " points at " + p.shape +
                      ": " + std::to_string(done) + " of " + std::to_string(total) + " configurations",
