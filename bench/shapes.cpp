@@ -2,6 +2,7 @@
 #include "bench/shapes.hpp"
 
 #include <clgemm/error.hpp>
+#include <clgemm/ladder.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -10,9 +11,7 @@
 
 namespace clgemm::bench {
 
-std::string Shape::label() const {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
+std::string Shape::label() const { return shape_text({m, n, k}); }
 
 namespace {
 

@@ -20,6 +20,11 @@ struct GemmShape {
 
 inline double gemm_flops(const GemmShape& s) { return 2.0 * double(s.m) * double(s.n) * double(s.k); }
 
+// "1024x512x256" (M x N x K): how clgemm's messages, tables and files write a shape.
+inline std::string shape_text(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
 // Tunable values of a kernel (tile sizes, work per thread, vector widths), passed as -D NAME=value.
 using KernelParams = std::map<std::string, long>;
 

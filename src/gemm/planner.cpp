@@ -109,8 +109,7 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
     note = "; alternative " + std::to_string(numbers[pick.index]) + " of the entry (" + std::to_string(c.tile_m) + "x" +
            std::to_string(c.tile_n) + " tiles, predicted faster here)";
   if (c.tuned.m != e.shape.m || c.tuned.n != e.shape.n || c.tuned.k != e.shape.k)
-    note += "; predicted from its measurement at " + std::to_string(c.tuned.m) + "x" + std::to_string(c.tuned.n) + "x" +
-            std::to_string(c.tuned.k);
+    note += "; predicted from its measurement at " + shape_text(c.tuned);
   return {params[pick.index], note, pick.split};
 }
 

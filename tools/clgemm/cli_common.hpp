@@ -48,7 +48,6 @@ class Table {
 std::string fixed(double v, int decimals);
 std::string sci(double v);                 // 1.23e-07
 std::string human_bytes(double bytes);     // "48 KiB", "139.8 GiB"
-std::string shape_text(const GemmShape& s);  // "1024x512x256" (M x N x K)
 
 // Median of a list of times (the list is copied and sorted).
 double median(std::vector<double> v);

@@ -82,8 +82,7 @@ void run_plan(const PlanOptions& o) {
     alone.force_edge_split = GemmOptions::Toggle::Off;
     const detail::Interior in{plan.interior_m, plan.interior_n};
     for (const detail::Block& s : detail::edge_strips(o.m, o.n, in))
-      strips.push_back({std::to_string(s.rows) + "x" + std::to_string(s.cols) + "x" + std::to_string(o.k),
-                        plan_gemm(d, s.rows, s.cols, o.k, alone)});
+      strips.push_back({shape_text({s.rows, s.cols, o.k}), plan_gemm(d, s.rows, s.cols, o.k, alone)});
     doc["interior"] = {in.m, in.n};
     for (const auto& [shape, p] : strips)
       doc["strips"].push_back({{"shape", shape}, {"path", path_name(p.path)},

@@ -170,9 +170,10 @@ void run_tune(const TuneOptions& o) {
     t.budget_s = std::max(0.0, share_end - spent_before);
     results.push_back(tuner.tune(t, [&](const detail::TuneProgress& p) {
       const double done = (spent_before + std::min(p.elapsed_s, t.budget_s)) / o.budget;
+      const double left = std::max(0.0, o.budget - spent_before - p.elapsed_s);
       progress(bar(done, 24) + " " + t.shape_class + " " + shape_text(t.shape) + " " + t.kernel + " (" + p.stage +
                    "): " + std::to_string(p.tried) + " tried, " + std::to_string(p.failed + p.wrong) +
-                   " failed, best " + fixed(p.best_gflops, 1) + " GFLOP/s, " + fixed(std::max(0.0, o.budget - spent_before - p.elapsed_s), 0) + " s left",
+                   " failed, best " + fixed(p.best_gflops, 1) + " GFLOP/s, " + fixed(left, 0) + " s left",
                p.stage != "done");
     }));
   }
