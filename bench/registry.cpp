@@ -34,6 +34,8 @@ std::vector<std::string> all_rung_names() {
 
 std::vector<std::pair<std::string, std::string>> impl_names() {
   return {{"clgemm", "clgemm's public gemm() API"},
+          {"clgemm-3xtf32", "clgemm with math 3xTF32: tensor cores at float32 accuracy (NVIDIA sm_80+)"},
+          {"clgemm-tf32", "clgemm with math TF32 (a different precision: not counted as clgemm)"},
           {"ladder:N", "rung N of the optimisation ladder (\"ladder\" = every rung)"},
           {"clblast", "CLBlast's CLBlastSgemm on the same OpenCL device (when built with CLBlast)"},
           {"openblas", "OpenBLAS cblas_sgemm on the host CPU"},
@@ -50,11 +52,14 @@ std::vector<std::string> expand_impl_names(const std::vector<std::string>& names
   };
   for (const auto& name : names) {
     if (name == "all") {
-      for (const char* n : {"clgemm", "clblast", "cublas", "cublas-tf32", "openblas", "cpu-loop"}) add(n);
+      for (const char* n : {"clgemm", "clgemm-3xtf32", "clgemm-tf32", "clblast", "cublas", "cublas-tf32", "openblas",
+                            "cpu-loop"})
+        add(n);
       for (const auto& r : all_rung_names()) add(r);
     } else if (name == "ladder") {
       for (const auto& r : all_rung_names()) add(r);
-    } else if (is_rung_name(name, nullptr) || name == "clgemm" || name == "clblast" || name == "openblas" ||
+    } else if (is_rung_name(name, nullptr) || name == "clgemm" || name == "clgemm-3xtf32" || name == "clgemm-tf32" ||
+               name == "clblast" || name == "openblas" ||
                name == "cublas" || name == "cublas-tf32" || name == "cpu-loop") {
       add(name);
     } else {
@@ -72,7 +77,9 @@ ImplList make_impls(const std::vector<std::string>& names, const Context& ctx, c
   const auto rungs = ladder_rungs();
   for (const auto& name : expand_impl_names(names)) {
     int rung = 0;
-    if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edges));
+    if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Fp32));
+    else if (name == "clgemm-3xtf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32x3));
+    else if (name == "clgemm-tf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32));
     else if (name == "clblast") out.push_back(make_clblast(ctx));
     else if (name == "openblas") out.push_back(make_openblas());
     else if (name == "cpu-loop") out.push_back(make_cpu_loop(options.cpu_limit_s, options.runs_per_shape));

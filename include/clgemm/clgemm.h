@@ -45,6 +45,14 @@ typedef enum {
   clgemmInvalidBatchCount = -15        /* batch_count is 0 */
 } clgemmStatus;
 
+/* The arithmetic of later calls on the calling thread (clgemm::Math): clgemmMathFp32, float32
+   multiply-adds (the default); clgemmMathTf32x3, 3xTF32 on NVIDIA tensor cores (sm_80+) at about
+   float32's accuracy; clgemmMathTf32, TF32 on tensor cores (11 significant bits per input). The
+   tensor ones fall back to float32 on other devices and on shapes too small to pay. */
+typedef enum { clgemmMathFp32 = 0, clgemmMathTf32x3 = 1, clgemmMathTf32 = 2 } clgemmMath;
+clgemmStatus clgemmSetMath(clgemmMath math);
+clgemmMath clgemmGetMath(void);
+
 clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
                          size_t n, size_t k, float alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
                          cl_mem b_buffer, size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,

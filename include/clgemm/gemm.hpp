@@ -43,6 +43,19 @@ enum class GemmPath {
            // then the tunable xgemm kernel, which writes alpha·A·B + beta·C straight into C
   Tall,    // row-major: C with at most 16 columns and A not transposed (column-major: C with at most
            // 16 rows and B not transposed); one kernel that streams the large operand in place along k
+  Tensor,  // NVIDIA tensor cores (sm_80+) for GemmOptions::math Tf32x3 or Tf32: pack op(A) (transposed)
+           // and op(B) into padded temporaries unless already whole tiles, then the xmma kernel
+};
+
+// The arithmetic of the products (GemmOptions::math).
+enum class Math {
+  Fp32,    // float32 multiply-adds, as the reference BLAS (the default)
+  Tf32x3,  // 3xTF32 on NVIDIA tensor cores: each float split into two TF32 parts, three tensor-core
+           // products per float32 product, sums in float32. About float32's accuracy (measured
+           // below it on random inputs: docs/performance.md); inputs smaller than about 1e-35 in
+           // magnitude keep fewer bits. Where the device has no tensor path: Fp32.
+  Tf32,    // TF32 on tensor cores: inputs rounded to 11 significant bits (about 1e-3 relative error
+           // per product), sums in float32. Where the device has no tensor path: Fp32.
 };
 
 struct GemmPlan {
@@ -85,10 +98,17 @@ struct GemmOptions {
   // GemmPlan::interior_m/n: Auto = the planner's choice; On = split off the edges whenever the
   // packed path's tiles leave any and there is a whole tile; Off = never.
   Toggle force_edge_split = Toggle::Auto;
+  // Fp32 by default; Tf32x3 or Tf32 take the tensor path on devices that have one (an NVIDIA
+  // GPU, sm_80 or newer), for calls the planner finds large enough, and Fp32 otherwise.
+  Math math = Math::Fp32;
   // If set, receives an event for every command the call enqueues, in order (for profiling: on a
   // queue with profiling enabled, elapsed_seconds() of them is the call's device time).
   std::vector<cl::Event>* events = nullptr;
 };
+
+// Whether Math::Tf32x3 and Math::Tf32 can take the tensor path on this device: TF32 mma.sync and
+// cp.async through inline PTX, which NVIDIA's OpenCL accepts from compute capability 8.0 on.
+bool tensor_path_available(const DeviceInfo& device);
 
 // The plan for a call on a device (no work is enqueued; arguments are not checked).
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& options = {});

@@ -11,6 +11,16 @@
 namespace {
 
 thread_local std::string last_error;
+thread_local clgemmMath thread_math = clgemmMathFp32;  // clgemmSetMath
+
+// The options of this thread's calls.
+clgemm::GemmOptions thread_options() {
+  clgemm::GemmOptions o;
+  o.math = thread_math == clgemmMathTf32x3 ? clgemm::Math::Tf32x3
+           : thread_math == clgemmMathTf32 ? clgemm::Math::Tf32
+                                           : clgemm::Math::Fp32;
+  return o;
+}
 
 // Runs `f` and converts every exception to a status; the C API must never let one escape.
 template <class F>
@@ -58,6 +68,18 @@ cl_command_queue queue_of(cl_command_queue* queue) {
 
 extern "C" {
 
+clgemmStatus clgemmSetMath(clgemmMath math) {
+  return guarded([&] {
+    if (math != clgemmMathFp32 && math != clgemmMathTf32x3 && math != clgemmMathTf32)
+      throw clgemm::Error(clgemm::Status::InvalidArgument,
+                          "math is " + std::to_string(int(math)) +
+                              "; use clgemmMathFp32 (0), clgemmMathTf32x3 (1) or clgemmMathTf32 (2)");
+    thread_math = math;
+  });
+}
+
+clgemmMath clgemmGetMath(void) { return thread_math; }
+
 clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
                          size_t n, size_t k, float alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
                          cl_mem b_buffer, size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,
@@ -65,7 +87,7 @@ clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgem
   return guarded([&] {
     clgemm::gemm(make_call(layout, a_transpose, b_transpose, m, n, k, alpha, a_buffer, a_offset, a_ld, b_buffer,
                            b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
-                 queue_of(queue), event);
+                 queue_of(queue), event, thread_options());
   });
 }
 
@@ -84,7 +106,8 @@ clgemmStatus clgemmSgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose
                          std::vector<float>(alphas, alphas + batch_count), std::vector<float>(betas, betas + batch_count),
                          std::vector<size_t>(a_offsets, a_offsets + batch_count),
                          std::vector<size_t>(b_offsets, b_offsets + batch_count),
-                         std::vector<size_t>(c_offsets, c_offsets + batch_count), queue_of(queue), event);
+                         std::vector<size_t>(c_offsets, c_offsets + batch_count), queue_of(queue), event,
+                         thread_options());
   });
 }
 
@@ -96,7 +119,7 @@ clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_tr
   return guarded([&] {
     clgemm::gemm_strided_batched(make_call(layout, a_transpose, b_transpose, m, n, k, alpha, a_buffer, a_offset, a_ld,
                                            b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
-                                 a_stride, b_stride, c_stride, batch_count, queue_of(queue), event);
+                                 a_stride, b_stride, c_stride, batch_count, queue_of(queue), event, thread_options());
   });
 }
 

@@ -8,6 +8,7 @@
 #include "gemm/direct_kernel.hpp"
 #include "gemm/tall_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
+#include "gemm/xmma_kernel.hpp"
 #include "gemm/operand_prep.hpp"
 #include "gemm/tile_choice.hpp"
 #include "runtime/cl_error.hpp"
@@ -344,6 +345,67 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   return {launch, in_order && (a_packed || b_packed)};
 }
 
+// The tensor path: xmma.cl on At (K×M) and B (K×N). The kernel reads whole tiles without
+// guards, so an operand goes in place only where it already is whole tiles of that form, on
+// float4 boundaries; anything else is packed into a zero-padded temporary.
+Prepared prepare_tensor(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
+                        const GemmPlan& plan) {
+  const GemmKernelDescriptor& d = xmma_descriptor();
+  const KernelParams& ps = plan.params;
+  const size_t bm = p(ps, "BM"), bn = p(ps, "BN"), bk = p(ps, "BK");
+  const size_t pm = round_up(g.m, bm), pn = round_up(g.n, bn), pk = round_up(g.k, bk);
+  const bool a_packed =
+      !(g.trans_a && g.m == pm && g.k == pk && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4));
+  const bool b_packed =
+      !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4));
+  cl::Kernel k = ctx.kernel(d.program_sources(), build_options(ps), d.entry);
+  if (a_packed) build_prepare_operand(ctx, !g.trans_a);
+  if (b_packed) build_prepare_operand(ctx, g.trans_b);
+  cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
+  const bool in_order = Chain::in_order(q);  // kept temporaries as in prepare_packed
+  auto temporary = [&](const char* role, size_t bytes) {
+    return in_order ? ctx.scratch(q, role, bytes, false) : ctx.buffer(bytes);
+  };
+  cl::Buffer ap = a_packed ? temporary("packed A", pk * pm * sizeof(float)) : a;
+  cl::Buffer bp = b_packed ? temporary("packed B", pk * pn * sizeof(float)) : b;
+  const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
+  auto launch = [=, &ctx](Chain& chain) mutable {
+    const cl::CommandQueue& queue = chain.queue();
+    for (size_t i = 0; i < s.count; ++i) {
+      const BatchItem it = batch_item(g, s, i);
+      if (a_packed) {
+        MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
+        chain.push(enqueue_prepare_operand(ctx, queue, av, !g.trans_a, ap, pk, pm, chain.wait()));
+      }
+      if (b_packed) {
+        MatrixView bv{&b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
+        chain.push(enqueue_prepare_operand(ctx, queue, bv, g.trans_b, bp, pk, pn, chain.wait()));
+      }
+      int arg = 0;
+      k.setArg(arg++, cl_int(g.m));
+      k.setArg(arg++, cl_int(g.n));
+      k.setArg(arg++, cl_int(g.k));
+      k.setArg(arg++, cl_int(pk));
+      k.setArg(arg++, it.alpha);
+      k.setArg(arg++, it.beta);
+      k.setArg(arg++, ap);
+      k.setArg(arg++, cl_ulong(a_packed ? 0 : it.a / 4));
+      k.setArg(arg++, cl_int(a_packed ? pm / 4 : g.a.ld / 4));
+      k.setArg(arg++, bp);
+      k.setArg(arg++, cl_ulong(b_packed ? 0 : it.b / 4));
+      k.setArg(arg++, cl_int(b_packed ? pn / 4 : g.b.ld / 4));
+      k.setArg(arg++, c);
+      k.setArg(arg++, cl_ulong(it.c));
+      k.setArg(arg++, cl_int(g.c.ld));
+      k.setArg(arg++, cl_int(pn / bn));
+      cl::Event ev;
+      queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
+      chain.push(ev);
+    }
+  };
+  return {launch, in_order && (a_packed || b_packed)};
+}
+
 }  // namespace
 
 cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
@@ -376,9 +438,11 @@ cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& q, const std:
     std::vector<Prepared> prepared;
     bool uses_scratch = false;
     for (const GemmPart& part : parts) {
-      prepared.push_back(part.plan.path == GemmPath::Tall     ? prepare_tall(ctx, part.g, part.batch, part.plan)
-                         : part.plan.path == GemmPath::Packed ? prepare_packed(ctx, q, part.g, part.batch, part.plan)
-                                                            : prepare_direct(ctx, part.g, part.batch, part.plan));
+      const GemmPath path = part.plan.path;
+      prepared.push_back(path == GemmPath::Tall     ? prepare_tall(ctx, part.g, part.batch, part.plan)
+                         : path == GemmPath::Packed ? prepare_packed(ctx, q, part.g, part.batch, part.plan)
+                         : path == GemmPath::Tensor ? prepare_tensor(ctx, q, part.g, part.batch, part.plan)
+                                                    : prepare_direct(ctx, part.g, part.batch, part.plan));
       uses_scratch = uses_scratch || prepared.back().uses_scratch;
     }
     // Held while enqueueing, so that another thread's call on this queue cannot put its commands

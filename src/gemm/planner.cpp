@@ -10,8 +10,10 @@
 #include "gemm/direct_kernel.hpp"
 #include "gemm/tall_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
+#include "gemm/xmma_kernel.hpp"
 #include "tune/database.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -26,6 +28,11 @@ namespace {
 // falls as 1/M and its launch's as 1/(M·N·K).
 constexpr size_t kPackBMinRows = 512;
 constexpr double kPackBMinWork = 2147483648.0;  // 2^31, about 1290³
+
+// Where the tensor path starts (tensor_pays).
+constexpr size_t kTensorMinSide = 1024;
+constexpr double kTensorMinWork = 2048.0 * 2048 * 2048;
+constexpr double kTensorMinWaveUse = 0.8;
 
 // Without a tuning entry: packing costs two extra passes over A and B; it pays once there is
 // enough arithmetic per element and every dimension fills the default 128×128 (GPU) tiles.
@@ -121,6 +128,53 @@ detail::SplitK forced_split(const detail::GemmKernelDescriptor& desc, const Kern
                                  o.force_splits, o.force_split_tiles);
 }
 
+const char* math_name(Math math) {
+  return math == Math::Tf32x3 ? "3xTF32" : math == Math::Tf32 ? "TF32" : "FP32";
+}
+
+// Whether the tensor path pays for a shape when GemmOptions::math allows it. Below it the float32
+// path was faster on the H200 (3xTF32 against it: 0.24-0.38× at 256³-516³, 0.89× at 1024³,
+// 0.93-0.99× at 1548³-2064³; 1.13-1.19× from 2048³ to 8192³; 0.58× at 4096×256×256), and is
+// exact there besides.
+// Nor where the last wave of tiles leaves many compute units idle: 2064³ (289 tiles of 128×128
+// for 132 units, 73 % of three waves used) ran at 0.79× the float32 path.
+bool tensor_pays(const DeviceInfo& device, size_t m, size_t n, size_t k) {
+  if (m < kTensorMinSide || n < kTensorMinSide || k < kTensorMinSide ||
+      double(m) * double(n) * double(k) < kTensorMinWork)
+    return false;
+  KernelParams tiles = detail::xmma_tiles(device, m, n);
+  const size_t bm = tiles.count("BM") ? tiles.at("BM") : 128, bn = tiles.count("BN") ? tiles.at("BN") : 128;
+  const size_t count = ((m + bm - 1) / bm) * ((n + bn - 1) / bn), units = std::max<size_t>(1, device.compute_units);
+  const size_t waves = (count + units - 1) / units;
+  return double(count) >= kTensorMinWaveUse * double(waves * units);
+}
+
+// The tensor path's plan, or nothing where the planner goes on to the float32 paths.
+std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
+  const bool forced = o.force_path == GemmPath::Tensor;
+  if (forced && o.math == Math::Fp32)
+    throw Error(Status::InvalidArgument,
+                "the tensor path computes in TF32: set GemmOptions::math to Tf32x3 or Tf32 to force it");
+  if (forced && !tensor_path_available(device))
+    throw Error(Status::InvalidArgument, "the tensor path needs an NVIDIA GPU of compute capability 8.0 or newer; " +
+                                             device.name + " has none");
+  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
+                  !tensor_pays(device, m, n, k)))
+    return std::nullopt;
+  KernelParams overrides = o.force_params.empty() ? detail::xmma_tiles(device, m, n) : o.force_params;
+  overrides["TERMS"] = detail::terms_of(o.math);
+  // TF32's own rounding dwarfs what the MMA's truncating sums add: no float32 adds (FK = 0).
+  if (o.math == Math::Tf32 && !o.force_params.count("FK")) overrides["FK"] = 0;
+  GemmPlan plan;
+  plan.path = GemmPath::Tensor;
+  plan.params = detail::resolve_params(detail::xmma_descriptor(), device, overrides);
+  plan.source = o.force_params.empty() ? "the tensor kernel's defaults (measured on the H200)"
+                                       : "the caller's overrides of the tensor kernel's defaults";
+  plan.reason = forced ? "path forced by the caller"
+                       : std::string(math_name(o.math)) + " asked for, and the device has TF32 tensor cores";
+  return plan;
+}
+
 // The plan for the whole call, edges included; `allow_tall` = false leaves the tall kernel out
 // (for calls whose A it cannot read).
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall);
@@ -131,6 +185,9 @@ std::string GemmPlan::describe() const {
   std::ostringstream os;
   if (path == GemmPath::Tall)
     os << "tall: one kernel that streams op(A) in place along k, with op(B) from the caches (";
+  else if (path == GemmPath::Tensor)
+    os << "tensor: xmma kernel on tensor cores, " << (params.count("TERMS") && params.at("TERMS") == 1 ? "TF32" : "3xTF32")
+       << ", on packed operands (";
   else if (path == GemmPath::Packed)
     os << "packed: xgemm kernel on packed operands (";
   else
@@ -155,7 +212,8 @@ namespace {
 // are planned with it off; GemmOptions::events does not change a plan).
 bool forces_nothing(const GemmOptions& o) {
   return o.force_path == GemmPath::Auto && o.force_params.empty() && o.force_splits == 0 &&
-         o.force_split_tiles == 0 && o.force_sk_groups == 0 && o.force_pack_b == GemmOptions::Toggle::Auto;
+         o.force_split_tiles == 0 && o.force_sk_groups == 0 && o.force_pack_b == GemmOptions::Toggle::Auto &&
+         o.math == Math::Fp32;
 }
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
@@ -184,6 +242,19 @@ namespace {
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                        bool allow_tall) {
+  if (o.math != Math::Fp32 || o.force_path == GemmPath::Tensor) {
+    if (auto tensor = plan_tensor(device, m, n, k, o)) return *tensor;
+    GemmOptions fp32 = o;
+    fp32.math = Math::Fp32;
+    GemmPlan plan = plan_uncached(device, m, n, k, fp32, allow_tall);
+    plan.reason += std::string("; float32 arithmetic although ") + math_name(o.math) + " was asked for: " +
+                   (!tensor_path_available(device) ? "the device has no tensor path (an NVIDIA GPU, sm_80 or newer)"
+                    : o.force_path != GemmPath::Auto || !o.force_params.empty()
+                        ? "another path or its parameters were forced"
+                        : "the shape is too small for the tensor path to pay, or its tiles would leave the last "
+                          "wave mostly idle");
+    return plan;
+  }
   const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall);
   if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off) return whole;
   const size_t tile_m = size_t(detail::p(whole.params, "MWG")), tile_n = size_t(detail::p(whole.params, "NWG"));

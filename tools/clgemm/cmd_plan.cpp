@@ -8,6 +8,7 @@
 #include <clgemm/cpu.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <iostream>
 
 namespace clgemm::cli {
@@ -19,6 +20,7 @@ struct PlanOptions {
   size_t m = 0, n = 0, k = 0;
   std::string path = "auto";
   std::string edges = "auto";  // GemmOptions::force_edge_split
+  std::string math = "fp32";   // GemmOptions::math
   bool run = false;
   int repeat = 10;
 };
@@ -26,7 +28,7 @@ struct PlanOptions {
 using Clock = std::chrono::steady_clock;
 
 const char* path_name(GemmPath p) {
-  return p == GemmPath::Packed ? "packed" : p == GemmPath::Tall ? "tall" : "direct";
+  return p == GemmPath::Packed ? "packed" : p == GemmPath::Tall ? "tall" : p == GemmPath::Tensor ? "tensor" : "direct";
 }
 
 // Runs the planned GEMM through the public API: the first call (which builds or loads the
@@ -57,8 +59,10 @@ nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const Gemm
   std::vector<double> warm;
   for (int i = 0; i < o.repeat; ++i) warm.push_back(once());
   const double med = median(warm);
+  // TF32 keeps 11 significant bits of each input: allow 2^-9 of the products' magnitude on top.
+  const double tolerance = cpu::gemm_tolerance(s.k) + (go.math == Math::Tf32 ? std::ldexp(1.0, -9) : 0.0);
   return {{"first_call_s", first}, {"warm_median_s", med}, {"warm_gflops", gemm_flops(s) / med * 1e-9},
-          {"relative_error", err}, {"correct", err <= cpu::gemm_tolerance(s.k)},
+          {"relative_error", err}, {"correct", err <= tolerance},
           {"program_cache_dir", ctx.program_cache_dir()}};
 }
 
@@ -68,7 +72,9 @@ void run_plan(const PlanOptions& o) {
   go.force_path = o.path == "direct"   ? GemmPath::Direct
                   : o.path == "packed" ? GemmPath::Packed
                   : o.path == "tall"   ? GemmPath::Tall
+                  : o.path == "tensor" ? GemmPath::Tensor
                                        : GemmPath::Auto;
+  go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
   go.force_edge_split = edges_toggle(o.edges);
   const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
@@ -114,9 +120,13 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--n", o->n, "columns of op(B) and C")->required()->check(kPositiveSize);
   cmd->add_option("--k", o->k, "columns of op(A), rows of op(B)")->required()->check(kPositiveSize);
   cmd->add_option("--path", o->path,
-                  "force a path: auto, direct, packed or tall (C of at most 16 columns; `plan` assumes row-major A and B, "
-                  "not transposed)")
-      ->check(CLI::IsMember({"auto", "direct", "packed", "tall"}));
+                  "force a path: auto, direct, packed, tall (C of at most 16 columns; `plan` assumes row-major A and B, "
+                  "not transposed) or tensor (with --math 3xtf32 or tf32)")
+      ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor"}));
+  cmd->add_option("--math", o->math,
+                  "arithmetic: fp32 (default), 3xtf32 (tensor cores at float32 accuracy) or tf32 (tensor cores, "
+                  "inputs rounded to TF32); the tensor ones on NVIDIA GPUs of sm_80 and newer, fp32 elsewhere")
+      ->check(CLI::IsMember({"fp32", "3xtf32", "tf32"}));
   cmd->add_option("--edges", o->edges,
                   "ragged edges of the packed path: auto, split (the interior and two strips as three GEMMs) or whole")
       ->check(CLI::IsMember({"auto", "split", "whole"}));
