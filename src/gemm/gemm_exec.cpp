@@ -193,6 +193,21 @@ Prepared prepare_tall(const Context& ctx, const RowMajorGemm& g, const BatchSpec
   return one_launch(k, cl::NDRange(groups * threads, s.count), cl::NDRange(threads, 1), arrays);
 }
 
+// Packs batch item `it`'s operands into zero-padded temporaries (padded.m × padded.k etc.), each
+// only where given (a or b not null): op(A) into At (K×M), op(B) into K×N.
+void enqueue_packs(const Context& ctx, Chain& chain, const RowMajorGemm& g, const BatchItem& it, const cl::Buffer* a,
+                   const cl::Buffer& ap, const cl::Buffer* b, const cl::Buffer& bp, const GemmShape& padded) {
+  if (a) {
+    // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
+    MatrixView av{a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
+    chain.push(enqueue_prepare_operand(ctx, chain.queue(), av, !g.trans_a, ap, padded.k, padded.m, chain.wait()));
+  }
+  if (b) {
+    MatrixView bv{b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
+    chain.push(enqueue_prepare_operand(ctx, chain.queue(), bv, g.trans_b, bp, padded.k, padded.n, chain.wait()));
+  }
+}
+
 Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const RowMajorGemm& g, const BatchSpec& s,
                         const GemmPlan& plan) {
   const GemmKernelDescriptor& d = xgemm_descriptor();
@@ -300,15 +315,7 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
     const cl::CommandQueue& queue = chain.queue();
     for (size_t i = 0; i < s.count; ++i) {
       const BatchItem it = batch_item(g, s, i);
-      if (a_packed) {
-        // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
-        MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
-        chain.push(enqueue_prepare_operand(ctx, queue, av, !g.trans_a, ap, pk, pm, chain.wait()));
-      }
-      if (b_packed) {
-        MatrixView bv{&b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
-        chain.push(enqueue_prepare_operand(ctx, queue, bv, g.trans_b, bp, pk, pn, chain.wait()));
-      }
+      enqueue_packs(ctx, chain, g, it, a_packed ? &a : nullptr, ap, b_packed ? &b : nullptr, bp, {pm, pn, pk});
       int arg = 0;
       k.setArg(arg++, cl_int(g.m));
       k.setArg(arg++, cl_int(g.n));
@@ -373,14 +380,7 @@ Prepared prepare_tensor(const Context& ctx, const cl::CommandQueue& q, const Row
     const cl::CommandQueue& queue = chain.queue();
     for (size_t i = 0; i < s.count; ++i) {
       const BatchItem it = batch_item(g, s, i);
-      if (a_packed) {
-        MatrixView av{&a, it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
-        chain.push(enqueue_prepare_operand(ctx, queue, av, !g.trans_a, ap, pk, pm, chain.wait()));
-      }
-      if (b_packed) {
-        MatrixView bv{&b, it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
-        chain.push(enqueue_prepare_operand(ctx, queue, bv, g.trans_b, bp, pk, pn, chain.wait()));
-      }
+      enqueue_packs(ctx, chain, g, it, a_packed ? &a : nullptr, ap, b_packed ? &b : nullptr, bp, {pm, pn, pk});
       int arg = 0;
       k.setArg(arg++, cl_int(g.m));
       k.setArg(arg++, cl_int(g.n));
