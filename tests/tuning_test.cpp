@@ -266,6 +266,14 @@ TEST(PlanCache, RepeatedPlansMatchAndForcedCallsBypassIt) {
   EXPECT_EQ(f.params.at("KWG"), 8);
   EXPECT_NE(f.source.find("overrides"), std::string::npos) << f.source;
   EXPECT_EQ(plan_gemm(dev, 300, 200, 100).describe(), first.describe()) << "the forced plan must not be kept";
+  // Plans are kept per arithmetic: 3xTF32 and float32 plans of one shape do not stand in for each other.
+  GemmOptions x3;
+  x3.math = Math::Tf32x3;
+  const DeviceInfo h200 = fake_h200();
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_NE(plan_gemm(h200, 2048, 2048, 2048).path, GemmPath::Tensor) << "round " << round;
+    EXPECT_EQ(plan_gemm(h200, 2048, 2048, 2048, x3).path, GemmPath::Tensor) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -209,11 +209,11 @@ std::string GemmPlan::describe() const {
 namespace {
 
 // Only calls that force nothing but the treatment of edges share plans (the strips of a split
-// are planned with it off; GemmOptions::events does not change a plan).
+// are planned with it off; GemmOptions::events does not change a plan). The arithmetic asked
+// for is not forcing: plans are kept per GemmOptions::math.
 bool forces_nothing(const GemmOptions& o) {
   return o.force_path == GemmPath::Auto && o.force_params.empty() && o.force_splits == 0 &&
-         o.force_split_tiles == 0 && o.force_sk_groups == 0 && o.force_pack_b == GemmOptions::Toggle::Auto &&
-         o.math == Math::Fp32;
+         o.force_split_tiles == 0 && o.force_sk_groups == 0 && o.force_pack_b == GemmOptions::Toggle::Auto;
 }
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
@@ -231,10 +231,10 @@ GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t 
 
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o);
-  if (auto cached = detail::plan_cache().find(device, m, n, k, o.force_edge_split)) return *cached;
+  if (auto cached = detail::plan_cache().find(device, m, n, k, o)) return *cached;
   const uint64_t generation = detail::user_database_generation();
   GemmPlan plan = plan_uncached(device, m, n, k, o);
-  detail::plan_cache().store(device, m, n, k, o.force_edge_split, plan, generation);
+  detail::plan_cache().store(device, m, n, k, o, plan, generation);
   return plan;
 }
 
