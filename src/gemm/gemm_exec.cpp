@@ -193,6 +193,42 @@ Prepared prepare_tall(const Context& ctx, const RowMajorGemm& g, const BatchSpec
   return one_launch(k, cl::NDRange(groups * threads, s.count), cl::NDRange(threads, 1), arrays);
 }
 
+// A temporary of `bytes`. On an in-order queue it is kept for the next call (Context::scratch):
+// each call's commands run after the previous call's, and the NVIDIA driver allocates a new
+// buffer when it is first used, between two kernels (a 0.02-0.1 ms gap). An out-of-order queue
+// may run two calls at once, so there each call has its own.
+cl::Buffer temporary(const Context& ctx, const cl::CommandQueue& q, const char* role, size_t bytes,
+                     bool zeroed = false) {
+  if (Chain::in_order(q)) return ctx.scratch(q, role, bytes, zeroed);
+  return zeroed ? ctx.zeroed_buffer(bytes) : ctx.buffer(bytes);
+}
+
+// The arguments xgemm.cl and xmma.cl both open with: M, N, K and the padded K, alpha and beta;
+// A and B each as buffer, offset and row length in the units the kernel loads them in; C with
+// its offset and ldc; the tiles per row of C. Returns the index of the next argument.
+int set_tile_kernel_args(cl::Kernel& k, const RowMajorGemm& g, const BatchItem& it, size_t pk, const cl::Buffer& a,
+                         size_t a_off, size_t lda, const cl::Buffer& b, size_t b_off, size_t ldb, const cl::Buffer& c,
+                         size_t tiles_n) {
+  int arg = 0;
+  k.setArg(arg++, cl_int(g.m));
+  k.setArg(arg++, cl_int(g.n));
+  k.setArg(arg++, cl_int(g.k));
+  k.setArg(arg++, cl_int(pk));
+  k.setArg(arg++, it.alpha);
+  k.setArg(arg++, it.beta);
+  k.setArg(arg++, a);
+  k.setArg(arg++, cl_ulong(a_off));
+  k.setArg(arg++, cl_int(lda));
+  k.setArg(arg++, b);
+  k.setArg(arg++, cl_ulong(b_off));
+  k.setArg(arg++, cl_int(ldb));
+  k.setArg(arg++, c);
+  k.setArg(arg++, cl_ulong(it.c));
+  k.setArg(arg++, cl_int(g.c.ld));
+  k.setArg(arg++, cl_int(tiles_n));
+  return arg;
+}
+
 // Packs batch item `it`'s operands into zero-padded temporaries (padded.m × padded.k etc.), each
 // only where given (a or b not null): op(A) into At (K×M), op(B) into K×N.
 void enqueue_packs(const Context& ctx, Chain& chain, const RowMajorGemm& g, const BatchItem& it, const cl::Buffer* a,
@@ -284,17 +320,9 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   if (a_packed) build_prepare_operand(ctx, !g.trans_a);
   if (b_packed) build_prepare_operand(ctx, g.trans_b);
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
-  // Temporaries (packed operands, the split-K workspace and counts) are kept per in-order queue
-  // for the next call (Context::scratch): each call's commands run after the previous call's, and
-  // the NVIDIA driver allocates a new buffer when it is first used, between two kernels (a 0.02-0.1
-  // ms gap). An out-of-order queue may run two calls at once, so there each call has its own.
-  const bool in_order = Chain::in_order(q);
-  auto temporary = [&](const char* role, size_t bytes, bool zeroed = false) {
-    if (in_order) return ctx.scratch(q, role, bytes, zeroed);
-    return zeroed ? ctx.zeroed_buffer(bytes) : ctx.buffer(bytes);
-  };
-  cl::Buffer ap = a_packed ? temporary("packed A", pk * pm * sizeof(float)) : a;
-  cl::Buffer bp = b_packed ? temporary("packed B", pk * pn * sizeof(float)) : b;
+  // Temporaries: the packed operands, the split-K workspace and counts.
+  cl::Buffer ap = a_packed ? temporary(ctx, q, "packed A", pk * pm * sizeof(float)) : a;
+  cl::Buffer bp = b_packed ? temporary(ctx, q, "packed B", pk * pn * sizeof(float)) : b;
   // The workspace of partial tiles, and a zeroed count per split tile. The kernel sets each count
   // back to zero when its tile is done, so both can serve the next batch item and the next call.
   // (A kernel aborted midway would leave counts set in the kept buffer; nothing guards against
@@ -302,8 +330,8 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   cl::Buffer ws, counters;
   if (split) {
     const size_t ws_bytes = split_tiles * max_parts * mwg * nwg * sizeof(float), count_bytes = split_tiles * sizeof(cl_int);
-    ws = temporary("split-K workspace", ws_bytes);
-    counters = temporary("split-K counts", count_bytes, true);
+    ws = temporary(ctx, q, "split-K workspace", ws_bytes);
+    counters = temporary(ctx, q, "split-K counts", count_bytes, true);
   }
 
   // Split-K numbers its groups along one dimension: the whole tiles, then the parts; each group
@@ -316,23 +344,9 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
     for (size_t i = 0; i < s.count; ++i) {
       const BatchItem it = batch_item(g, s, i);
       enqueue_packs(ctx, chain, g, it, a_packed ? &a : nullptr, ap, b_packed ? &b : nullptr, bp, {pm, pn, pk});
-      int arg = 0;
-      k.setArg(arg++, cl_int(g.m));
-      k.setArg(arg++, cl_int(g.n));
-      k.setArg(arg++, cl_int(g.k));
-      k.setArg(arg++, cl_int(pk));
-      k.setArg(arg++, it.alpha);
-      k.setArg(arg++, it.beta);
-      k.setArg(arg++, ap);
-      k.setArg(arg++, cl_ulong(a_packed ? 0 : it.a / a_unit));
-      k.setArg(arg++, cl_int(a_packed ? pm / vwm : g.a.ld / a_unit));
-      k.setArg(arg++, bp);
-      k.setArg(arg++, cl_ulong(b_packed ? 0 : it.b / b_unit));
-      k.setArg(arg++, cl_int(b_packed ? pn / vwn : g.b.ld / b_unit));
-      k.setArg(arg++, c);
-      k.setArg(arg++, cl_ulong(it.c));
-      k.setArg(arg++, cl_int(g.c.ld));
-      k.setArg(arg++, cl_int(tiles_n));
+      int arg = set_tile_kernel_args(k, g, it, pk, ap, a_packed ? 0 : it.a / a_unit, a_packed ? pm / vwm : g.a.ld / a_unit,
+                                     bp, b_packed ? 0 : it.b / b_unit, b_packed ? pn / vwn : g.b.ld / b_unit, c,
+                                     tiles_n);
       k.setArg(arg++, cl_int(full_tiles));
       k.setArg(arg++, cl_int(split_tiles));
       k.setArg(arg++, cl_int(sk_groups));
@@ -349,7 +363,7 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
     }
   };
   // Only a pack and the GEMM after it pass data between commands through a kept buffer.
-  return {launch, in_order && (a_packed || b_packed)};
+  return {launch, Chain::in_order(q) && (a_packed || b_packed)};
 }
 
 // The tensor path: xmma.cl on At (K×M) and B (K×N). The kernel reads whole tiles without
@@ -369,41 +383,22 @@ Prepared prepare_tensor(const Context& ctx, const cl::CommandQueue& q, const Row
   if (a_packed) build_prepare_operand(ctx, !g.trans_a);
   if (b_packed) build_prepare_operand(ctx, g.trans_b);
   cl::Buffer a = wrap(g.a.buffer), b = wrap(g.b.buffer), c = wrap(g.c.buffer);
-  const bool in_order = Chain::in_order(q);  // kept temporaries as in prepare_packed
-  auto temporary = [&](const char* role, size_t bytes) {
-    return in_order ? ctx.scratch(q, role, bytes, false) : ctx.buffer(bytes);
-  };
-  cl::Buffer ap = a_packed ? temporary("packed A", pk * pm * sizeof(float)) : a;
-  cl::Buffer bp = b_packed ? temporary("packed B", pk * pn * sizeof(float)) : b;
+  cl::Buffer ap = a_packed ? temporary(ctx, q, "packed A", pk * pm * sizeof(float)) : a;
+  cl::Buffer bp = b_packed ? temporary(ctx, q, "packed B", pk * pn * sizeof(float)) : b;
   const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
   auto launch = [=, &ctx](Chain& chain) mutable {
     const cl::CommandQueue& queue = chain.queue();
     for (size_t i = 0; i < s.count; ++i) {
       const BatchItem it = batch_item(g, s, i);
       enqueue_packs(ctx, chain, g, it, a_packed ? &a : nullptr, ap, b_packed ? &b : nullptr, bp, {pm, pn, pk});
-      int arg = 0;
-      k.setArg(arg++, cl_int(g.m));
-      k.setArg(arg++, cl_int(g.n));
-      k.setArg(arg++, cl_int(g.k));
-      k.setArg(arg++, cl_int(pk));
-      k.setArg(arg++, it.alpha);
-      k.setArg(arg++, it.beta);
-      k.setArg(arg++, ap);
-      k.setArg(arg++, cl_ulong(a_packed ? 0 : it.a / 4));
-      k.setArg(arg++, cl_int(a_packed ? pm / 4 : g.a.ld / 4));
-      k.setArg(arg++, bp);
-      k.setArg(arg++, cl_ulong(b_packed ? 0 : it.b / 4));
-      k.setArg(arg++, cl_int(b_packed ? pn / 4 : g.b.ld / 4));
-      k.setArg(arg++, c);
-      k.setArg(arg++, cl_ulong(it.c));
-      k.setArg(arg++, cl_int(g.c.ld));
-      k.setArg(arg++, cl_int(pn / bn));
+      set_tile_kernel_args(k, g, it, pk, ap, a_packed ? 0 : it.a / 4, a_packed ? pm / 4 : g.a.ld / 4, bp,
+                           b_packed ? 0 : it.b / 4, b_packed ? pn / 4 : g.b.ld / 4, c, pn / bn);
       cl::Event ev;
       queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
       chain.push(ev);
     }
   };
-  return {launch, in_order && (a_packed || b_packed)};
+  return {launch, Chain::in_order(q) && (a_packed || b_packed)};
 }
 
 }  // namespace

@@ -136,16 +136,16 @@ const char* math_name(Math math) {
 // path was faster on the H200 (3xTF32 against it: 0.24-0.38× at 256³-516³, 0.89× at 1024³,
 // 0.93-0.99× at 1548³-2064³; 1.13-1.19× from 2048³ to 8192³; 0.58× at 4096×256×256), and is
 // exact there besides.
+bool tensor_pays(size_t m, size_t n, size_t k) {
+  return m >= kTensorMinSide && n >= kTensorMinSide && k >= kTensorMinSide &&
+         double(m) * double(n) * double(k) >= kTensorMinWork;
+}
+
 // Nor where the last wave of tiles leaves many compute units idle: 2064³ (289 tiles of 128×128
 // for 132 units, 73 % of three waves used) ran at 0.79× the float32 path.
-bool tensor_pays(const DeviceInfo& device, size_t m, size_t n, size_t k) {
-  if (m < kTensorMinSide || n < kTensorMinSide || k < kTensorMinSide ||
-      double(m) * double(n) * double(k) < kTensorMinWork)
-    return false;
-  KernelParams tiles = detail::xmma_tiles(device, m, n);
-  const size_t bm = tiles.count("BM") ? tiles.at("BM") : 128, bn = tiles.count("BN") ? tiles.at("BN") : 128;
-  const size_t count = ((m + bm - 1) / bm) * ((n + bn - 1) / bn), units = std::max<size_t>(1, device.compute_units);
-  const size_t waves = (count + units - 1) / units;
+bool waves_filled(const DeviceInfo& device, size_t m, size_t n, std::pair<size_t, size_t> tile) {
+  const size_t count = ((m + tile.first - 1) / tile.first) * ((n + tile.second - 1) / tile.second);
+  const size_t units = std::max<size_t>(1, device.compute_units), waves = (count + units - 1) / units;
   return double(count) >= kTensorMinWaveUse * double(waves * units);
 }
 
@@ -159,7 +159,7 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
     throw Error(Status::InvalidArgument, "the tensor path needs an NVIDIA GPU of compute capability 8.0 or newer; " +
                                              device.name + " has none");
   if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
-                  !tensor_pays(device, m, n, k)))
+                  !tensor_pays(m, n, k)))
     return std::nullopt;
   KernelParams overrides = o.force_params.empty() ? detail::xmma_tiles(device, m, n) : o.force_params;
   overrides["TERMS"] = detail::terms_of(o.math);
@@ -168,6 +168,7 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   GemmPlan plan;
   plan.path = GemmPath::Tensor;
   plan.params = detail::resolve_params(detail::xmma_descriptor(), device, overrides);
+  if (!forced && !waves_filled(device, m, n, detail::xmma_descriptor().tile(plan.params))) return std::nullopt;
   plan.source = o.force_params.empty() ? "the tensor kernel's defaults (measured on the H200)"
                                        : "the caller's overrides of the tensor kernel's defaults";
   plan.reason = forced ? "path forced by the caller"
