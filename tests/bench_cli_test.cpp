@@ -149,6 +149,29 @@ TEST(TuneCli, TryChecksAndTimesConfigurationsWithSplitK) {
   EXPECT_NE(range.err.find("is not MxNxK"), std::string::npos) << range.err;
 }
 
+// `clgemm tune --tensor`: only the classes the tensor path serves; on a device without the path a
+// clear refusal, on one with it an entry of the xmma kernel in the database.
+TEST(TuneCli, TensorTunesTheTensorPathWhereTheDeviceHasIt) {
+  Output o = run_cli("tune --tensor --classes small --budget 1");
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.err.find("mid and large"), std::string::npos) << o.err;
+
+  const std::string db = ::testing::TempDir() + "/tensor_tune_" + std::to_string(getpid()) + ".json";
+  o = run_cli("tune --tensor --classes large --budget 1 --database " + db + " --json");
+  if (o.status != 0) {
+    EXPECT_NE(o.err.find("needs the tensor path"), std::string::npos) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(db)) << "nothing is saved after a refusal";
+    return;
+  }
+  std::ifstream in(db);
+  ASSERT_TRUE(in.good()) << "no database at " << db;
+  const auto saved = nlohmann::json::parse(in);
+  ASSERT_EQ(saved["entries"].size(), 1u) << saved.dump();
+  EXPECT_EQ(saved["entries"][0]["kernel"], "xmma");
+  EXPECT_EQ(saved["entries"][0]["shape_class"], "large");
+  std::filesystem::remove(db);
+}
+
 // `clgemm plan --edges split` shows the interior's plan and each strip's; --run checks the result
 // of the three GEMMs against float64 (the command fails on a wrong one).
 TEST(PlanCli, EdgesSplitShowsTheStripsAndRunsCorrectly) {

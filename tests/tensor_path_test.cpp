@@ -42,8 +42,7 @@ TEST(TensorPlan, TakenOnlyWhenAskedForOnADeviceThatHasIt) {
   EXPECT_EQ(x3.params.at("TERMS"), 3);
   EXPECT_EQ(x3.params.at("FK"), 1);  // a float32 add after every k8 step
   EXPECT_EQ(x3.params.at("BN"), 128);  // 256 tiles of 128×128 fill the 132 compute units
-  EXPECT_EQ(plan_gemm(h200, 1024, 1024, 8192, with_math(Math::Tf32x3)).params.at("BN"), 64);
-  EXPECT_EQ(plan_gemm(h200, 3000, 2900, 2100, with_math(Math::Tf32x3)).path, GemmPath::Tensor);  // 84 % of 5 waves
+  EXPECT_EQ(plan_gemm(h200, 3000, 2900, 2100, with_math(Math::Tf32x3)).path, GemmPath::Tensor);  // 1.13× (H200)
   EXPECT_NE(x3.describe().find("3xTF32"), std::string::npos) << x3.describe();
 
   const GemmPlan tf32 = plan_gemm(h200, 2048, 2048, 2048, with_math(Math::Tf32));
@@ -51,9 +50,11 @@ TEST(TensorPlan, TakenOnlyWhenAskedForOnADeviceThatHasIt) {
   EXPECT_EQ(tf32.params.at("TERMS"), 1);
   EXPECT_EQ(tf32.params.at("FK"), 0);
 
-  // Too small to pay, a last wave of tiles mostly empty (2064³), or C of a few columns (the tall
-  // kernel): float32, and the reason says so.
-  for (const auto& [m, n, k] : {std::tuple<size_t, size_t, size_t>{32, 32, 32}, {1548, 1548, 1548}, {2064, 2064, 2064}, {4096, 8, 4096}}) {
+  // Too small to pay; tiles that would leave compute units idle where the float32 path's would
+  // not (2064³: 0.81×, 1024×1024×8192: 0.55× the float32 path, H200); or C of a few columns
+  // (the tall kernel): float32, and the reason says so.
+  for (const auto& [m, n, k] : {std::tuple<size_t, size_t, size_t>{32, 32, 32}, {1548, 1548, 1548}, {2064, 2064, 2064},
+                                {1024, 1024, 8192}, {4096, 8, 4096}}) {
     const GemmPlan small = plan_gemm(h200, m, n, k, with_math(Math::Tf32x3));
     EXPECT_NE(small.path, GemmPath::Tensor) << m << "x" << n << "x" << k;
     EXPECT_NE(small.reason.find("float32 arithmetic although 3xTF32"), std::string::npos) << small.reason;

@@ -47,6 +47,20 @@ TEST(TileChoice, PrefersTheTileThatSpreadsEvenly) {
             detail::predicted_seconds(kBig, kTuned, 132) * 1.01);
 }
 
+// Blocks that share a compute unit (slots) make rounds of units × slots places: 2064³ in 128×64
+// tiles, four per SM, is 561 blocks for 528 places, two rounds, where one per SM would see five
+// rounds of 132 with the last 85 % full.
+TEST(TileChoice, RoundsHoldUnitsTimesSlotsBlocks) {
+  detail::TileCandidate one{128, 64, 1, 50000, {2048, 2048, 2048}, {}}, four = one;
+  four.slots = 4;
+  const GemmShape ragged{2064, 2064, 2064};
+  // One per SM: 512 tiles in 4 rounds at 2048³, 561 in 5 at 2064³. Four per SM: 1 and 2 rounds.
+  EXPECT_NEAR(detail::predicted_seconds(one, ragged, 132) / detail::predicted_seconds(one, one.tuned, 132),
+              5.0 * (2064 + 64) / (4.0 * (2048 + 64)), 1e-9);
+  EXPECT_NEAR(detail::predicted_seconds(four, ragged, 132) / detail::predicted_seconds(four, four.tuned, 132),
+              2.0 * (2064 + 64) / (1.0 * (2048 + 64)), 1e-9);
+}
+
 TEST(SplitK, SplitsOnlyTheLastPartialWave) {
   // 153 tiles on 132 units: one whole wave, 21 tiles left; 65 steps along K in 6 parts of 11.
   const detail::SplitK s = detail::split_last_wave(153, 132, 65, 6);

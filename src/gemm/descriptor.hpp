@@ -64,6 +64,9 @@ struct GemmKernelDescriptor {
   // A rough count of 32-bit registers per work-item (0 = unknown), checked against the device
   // where it reports its register file (NVIDIA), so hopeless configurations are never built.
   std::function<size_t(const KernelParams&)> registers;
+  // Work-groups one compute unit runs at once, for the load-balance model (tile_choice.hpp);
+  // unset: 1, which is what the xgemm entries' rules were measured against.
+  std::function<size_t(const KernelParams&, const DeviceInfo&)> resident;
 };
 
 // The ladder, in order. Each entry comes from its own file in src/gemm/rungs/.

@@ -46,15 +46,16 @@ const detail::GemmKernelDescriptor& descriptor_for(GemmPath path) {
   return path == GemmPath::Packed ? detail::xgemm_descriptor() : detail::direct_descriptor();
 }
 
-// The tuned entry for a shape class; a class without one borrows from its neighbours (a
-// database tuned before the "mid" class existed has only "medium" and "large").
-std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std::string& cls) {
+// The tuned entry for a shape class (among the tensor path's entries with `tensor`); a class
+// without one borrows from its neighbours (a database tuned before the "mid" class existed has
+// only "medium" and "large"; `clgemm tune --tensor --classes large` leaves mid without one).
+std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std::string& cls, bool tensor = false) {
   std::vector<std::string> order = {cls};
   if (cls == "mid") order = {"mid", "large", "medium"};
   if (cls == "large") order = {"large", "mid"};
   if (cls == "medium") order = {"medium", "mid"};
   for (const auto& c : order)
-    if (auto found = detail::find_tuning(device, c)) {
+    if (auto found = detail::find_tuning(device, c, tensor)) {
       if (c != cls) found->origin += " (borrowed by " + cls + ")";
       return found;
     }
@@ -79,6 +80,7 @@ struct Choice {
   KernelParams params;
   std::string note;
   detail::SplitK split;
+  double seconds = 0;  // the model's prediction (0: none)
 };
 
 // The entry's configuration or one of its alternatives, with or without split-K: whichever the
@@ -97,8 +99,8 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
   auto add = [&](const KernelParams& ps, double gflops, const std::vector<detail::TuningPoint>& points, size_t number) {
     try {
       const KernelParams full = detail::resolve_params(desc, device, ps);
-      std::vector<detail::TileCandidate> measured{detail::candidate_of(desc, full, gflops, e.shape)};
-      for (const auto& p : points) measured.push_back(detail::candidate_of(desc, full, p.gflops, p.shape));
+      std::vector<detail::TileCandidate> measured{detail::candidate_of(desc, full, gflops, e.shape, device)};
+      for (const auto& p : points) measured.push_back(detail::candidate_of(desc, full, p.gflops, p.shape, device));
       cands.push_back(detail::nearest_measurement(measured, {m, n, k}, device.compute_units));
       params.push_back(ps);
       numbers.push_back(number);
@@ -117,7 +119,7 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
            std::to_string(c.tile_n) + " tiles, predicted faster here)";
   if (c.tuned.m != e.shape.m || c.tuned.n != e.shape.n || c.tuned.k != e.shape.k)
     note += "; predicted from its measurement at " + shape_text(c.tuned);
-  return {params[pick.index], note, pick.split};
+  return {params[pick.index], note, pick.split, pick.seconds};
 }
 
 // The caller's split, or none: for configurations without a measurement (defaults, overrides).
@@ -149,6 +151,28 @@ bool waves_filled(const DeviceInfo& device, size_t m, size_t n, std::pair<size_t
   return double(count) >= kTensorMinWaveUse * double(waves * units);
 }
 
+// The seconds the load-balance model predicts for the float32 path's tuned packed kernel at this
+// shape (0 without a tuned xgemm entry, or one that does not fit the device).
+double float32_prediction(const DeviceInfo& device, size_t m, size_t n, size_t k) {
+  const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k));
+  if (!found || found->entry.kernel != "xgemm") return 0;
+  try {
+    const Choice c = choose_among(found->entry, device, detail::xgemm_descriptor(), m, n, k, true);
+    detail::resolve_params(detail::xgemm_descriptor(), device, c.params);
+    return c.seconds;
+  } catch (const Error&) {
+    return 0;
+  }
+}
+
+std::string fixed_ms(double seconds) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(3);
+  os << seconds * 1e3;
+  return os.str();
+}
+
 // The tensor path's plan, or nothing where the planner goes on to the float32 paths.
 std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   const bool forced = o.force_path == GemmPath::Tensor;
@@ -161,18 +185,52 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
                   !tensor_pays(m, n, k)))
     return std::nullopt;
-  KernelParams overrides = o.force_params.empty() ? detail::xmma_tiles(device, m, n) : o.force_params;
-  overrides["TERMS"] = detail::terms_of(o.math);
-  // TF32's own rounding dwarfs what the MMA's truncating sums add: no float32 adds (FK = 0).
-  if (o.math == Math::Tf32 && !o.force_params.count("FK")) overrides["FK"] = 0;
+  // Accuracy, not speed, sets FK and TERMS (xmma_kernel.cpp): whatever an entry holds, the math
+  // asked for decides. TF32's own rounding dwarfs what the MMA's truncating sums add: no float32
+  // adds (FK = 0); 3xTF32 adds after every k8 step (FK = 1).
+  const detail::GemmKernelDescriptor& desc = detail::xmma_descriptor();
+  const auto resolved = [&](KernelParams ps) {
+    ps["TERMS"] = detail::terms_of(o.math);
+    if (!o.force_params.count("FK")) ps["FK"] = o.math == Math::Tf32 ? 0 : 1;
+    return detail::resolve_params(desc, device, ps);
+  };
+  // The tiles: the caller's; else a tuned entry's (its configuration or an alternative, whichever
+  // the load-balance model predicts fastest here; tuned with 3xTF32, used for TF32 too), where it
+  // fits this device; else the rule measured by hand on the H200.
   GemmPlan plan;
   plan.path = GemmPath::Tensor;
-  plan.params = detail::resolve_params(detail::xmma_descriptor(), device, overrides);
-  if (!forced && !waves_filled(device, m, n, detail::xmma_descriptor().tile(plan.params))) return std::nullopt;
-  plan.source = o.force_params.empty() ? "the tensor kernel's defaults (measured on the H200)"
-                                       : "the caller's overrides of the tensor kernel's defaults";
+  double predicted = 0;  // seconds, from a tuned entry's measurements
+  if (!o.force_params.empty()) {
+    plan.params = resolved(o.force_params);
+    plan.source = "the caller's overrides of the tensor kernel's defaults";
+  } else {
+    plan.params = resolved(detail::xmma_tiles(device, m, n));
+    plan.source = "the tensor kernel's defaults (measured on the H200)";
+    if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true)) {
+      const Choice c = choose_among(found->entry, device, desc, m, n, k, false);
+      try {
+        plan.params = resolved(c.params);
+        plan.source = found->origin + c.note;
+        predicted = c.seconds;
+      } catch (const Error&) {  // tuned for another device: keep the defaults
+      }
+    }
+  }
   plan.reason = forced ? "path forced by the caller"
                        : std::string(math_name(o.math)) + " asked for, and the device has TF32 tensor cores";
+  if (forced) return plan;
+  // Whether the tensor path beats the float32 one here. Where both have measured entries, their
+  // load-balance models decide: how well each one's tiles fill the compute units matters as much
+  // as the tensor cores' edge (H200, 3xTF32 against float32: 1.19× at 4096³, 1.07× at 3072³,
+  // whose 576 tiles of 128×128 fill 73 % of three rounds of 264 places; 0.81× at 2064³, 0.55× at
+  // 1024×1024×8192). Otherwise the last wave of tiles must be mostly full.
+  const double float32 = float32_prediction(device, m, n, k);
+  if (predicted > 0 && float32 > 0) {
+    if (predicted >= float32) return std::nullopt;
+    plan.reason += "; predicted " + fixed_ms(predicted) + " ms against " + fixed_ms(float32) + " ms for float32";
+    return plan;
+  }
+  if (!waves_filled(device, m, n, desc.tile(plan.params))) return std::nullopt;
   return plan;
 }
 
@@ -252,8 +310,8 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
                    (!tensor_path_available(device) ? "the device has no tensor path (an NVIDIA GPU, sm_80 or newer)"
                     : o.force_path != GemmPath::Auto || !o.force_params.empty()
                         ? "another path or its parameters were forced"
-                        : "the shape is too small for the tensor path to pay, or its tiles would leave the last "
-                          "wave mostly idle");
+                        : "the shape is too small for the tensor path to pay, or its tiles would leave compute "
+                          "units idle where the float32 path's would not (the load-balance model's prediction)");
     return plan;
   }
   const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall);

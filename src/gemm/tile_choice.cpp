@@ -50,6 +50,7 @@ size_t part_slots(const TileCandidate& c, size_t tiles, size_t split_tiles, size
 }
 
 double cost(const TileCandidate& c, const GemmShape& s, size_t units, const SplitK& split) {
+  units = std::max<size_t>(units, 1) * std::max<size_t>(c.slots, 1);
   const size_t tiles = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n);
   const size_t kp = ceil_div(s.k, c.tile_k) * c.tile_k;
   const double whole = double(kp) + kFixedDepth;
@@ -66,7 +67,14 @@ TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams&
                            const GemmShape& tuned) {
   const auto [tm, tn] = desc.tile(full);
   const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
-  return {tm, tn, tk, gflops, tuned, {}};
+  return {tm, tn, tk, gflops, tuned, {}, 1};
+}
+
+TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
+                           const GemmShape& tuned, const DeviceInfo& device) {
+  TileCandidate c = candidate_of(desc, full, gflops, tuned);
+  if (desc.resident) c.slots = std::max<size_t>(1, desc.resident(full, device));
+  return c;
 }
 
 SplitK split_last_wave(size_t tiles, size_t units, size_t k_steps, size_t splits) {

@@ -38,12 +38,18 @@ struct TileCandidate {
   double gflops = 0;                         // measured at the tuned shape
   GemmShape tuned;                           // the shape it was measured on
   SplitK tuned_split;                        // ... with this split (none for a tuning run's)
+  // Blocks one compute unit runs at once (GemmKernelDescriptor::resident): the model's waves
+  // hold units × slots blocks.
+  size_t slots = 1;
 };
 
 // The model's view of configuration `full` (all parameters resolved) of a kernel with a tile:
 // its tile of C, its K-depth (KWG, else 1), and `gflops` measured at `tuned`.
 TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
                            const GemmShape& tuned);
+// The same with `slots` from the descriptor's `resident` on `device`.
+TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
+                           const GemmShape& tuned, const DeviceInfo& device);
 
 // A split of `splits` parts for a grid of `tiles` tiles on `units` compute units with `k_steps`
 // tiles along K: the tiles beyond the last whole wave (all of them when there are fewer than

@@ -11,6 +11,19 @@ long xmma_threads(const KernelParams& ps) { return (p(ps, "BM") / p(ps, "WM")) *
 
 long terms_of(Math math) { return math == Math::Tf32 ? 1 : 3; }
 
+namespace {
+
+// Accumulators (twice with FK > 1), one k-step's fragments (hi and lo with 3 terms), and about
+// 24 for addresses and loop state. NVIDIA's compiler reported 202 for 128×64 tiles with FK = 16
+// (estimate 200), and 255 for the 128×128 tiles of 64×64 per warp (estimate 216).
+size_t registers_of(const KernelParams& ps) {
+  const size_t mt = p(ps, "WM") / 16, nt = p(ps, "WN") / 8, acc = mt * nt * 4;
+  const size_t frags = (mt * 4 + nt * 2) * (p(ps, "TERMS") == 3 ? 2 : 1);
+  return acc * (p(ps, "FK") > 1 ? 2 : 1) + frags + 24;
+}
+
+}  // namespace
+
 // Measured on the H200 with 3xTF32 (TFLOP/s at 1024³ / 2048³ / 4096³ / 8192³): 128×128 tiles of
 // 64×64 per warp, 2 stages: 18.3 / 53.4 / 58.1 / 59.5; 128×64 of 64×32, 3 stages: 27.6 / 45.0 /
 // 51.6 / 50.4; 64×64 of 32×32, 3 stages: 32.1 / 43.5 / 47.0 / 42.8. The large tiles win once
@@ -32,16 +45,21 @@ const GemmKernelDescriptor& xmma_descriptor() {
     // 3xTF32 (docs/tuning.md); xmma_tiles picks smaller tiles for fewer tiles of C. The kernel
     // runs on NVIDIA GPUs only: the CPU defaults are never built, but every parameter needs one.
     d.params = {
-        {"BM", 128, 128, "rows of C per work-group", {64, 128}},
-        {"BN", 128, 128, "columns of C per work-group", {64, 128}},
+        {"BM", 128, 128, "rows of C per work-group", {64, 128, 256}},
+        {"BN", 128, 128, "columns of C per work-group", {64, 128, 256}},
         {"BK", 16, 16, "K-depth of one tile", {8, 16, 32}},
         {"WM", 64, 64, "rows of C per warp", {32, 64}},
         {"WN", 64, 64, "columns of C per warp", {32, 64}},
         {"STAGES", 2, 2, "tiles in the cp.async pipeline", {2, 3, 4}},
-        {"FK", 1, 1, "k8 steps the MMA sums before a float32 add (0: all of K)", {0, 1, 2, 4, 8}},
-        // Not tuned: the planner sets it from GemmOptions::math.
+        // Not tuned: FK and TERMS decide the accuracy, not just the speed, so the planner sets them
+        // from GemmOptions::math (FK 1 for 3xTF32, 0 for TF32). A search would take FK 0 for
+        // 3xTF32 too, whose error (13x a float32 loop's) still passes a float32 tolerance.
+        {"FK", 1, 1, "k8 steps the MMA sums before a float32 add (0: all of K)"},
         {"TERMS", 3, 3, "tensor-core products per float32 product: 3 (3xTF32) or 1 (TF32)"},
     };
+    // The other two tilings measured by hand on the H200 (xmma_tiles), where a search starts too.
+    d.seeds = {{{"BN", 64}, {"WN", 32}, {"STAGES", 3}},
+               {{"BM", 64}, {"BN", 64}, {"WM", 32}, {"WN", 32}, {"STAGES", 3}}};
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
         one_of("TERMS", {1, 3}),
@@ -80,14 +98,17 @@ const GemmKernelDescriptor& xmma_descriptor() {
     d.local_bytes = [](const KernelParams& ps) {
       return size_t(p(ps, "STAGES")) * p(ps, "BK") * (p(ps, "BM") + 8 + p(ps, "BN") + 8) * sizeof(float);
     };
-    d.registers = [](const KernelParams& ps) {
-      // Accumulators (twice with FK > 1), one k-step's fragments (hi and lo with 3 terms), and
-      // about 24 for addresses and loop state. NVIDIA's compiler reported 202 for 128×64 tiles
-      // with FK = 16 (estimate 200).
-      const size_t mt = p(ps, "WM") / 16, nt = p(ps, "WN") / 8, acc = mt * nt * 4;
-      const size_t frags = (mt * 4 + nt * 2) * (p(ps, "TERMS") == 3 ? 2 : 1);
-      return acc * (p(ps, "FK") > 1 ? 2 : 1) + frags + 24;
+    // Work-groups per SM, as the register file allows, and at most 2048 work-items (sm_80 and
+    // sm_90; 1536 on sm_86 and sm_89 makes this an upper bound there). Local memory, at most 48
+    // KiB per work-group, binds later for these tiles (228 KiB per SM on sm_90). 128×128 tiles of 64×64 per warp: 2 per SM;
+    // 128×64 of 64×64: 4 (H200, 2064³: 561 of them fill 528 places in one round and 6 %
+    // of a second, which a model of one per SM saw as 85 % of five waves).
+    d.resident = [](const KernelParams& ps, const DeviceInfo& dev) -> size_t {
+      const size_t items = size_t(xmma_threads(ps)), regs = registers_of(ps);
+      const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (regs * items) : 1;
+      return std::max<size_t>(1, std::min(by_registers, 2048 / items));
     };
+    d.registers = registers_of;
     return d;
   }();
   return d;

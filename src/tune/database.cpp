@@ -50,7 +50,7 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
   e.device_type = j.value("device_type", "");
   e.shape_class = j.at("shape_class").get<std::string>();
   e.kernel = j.at("kernel").get<std::string>();
-  if (e.kernel != "xgemm" && e.kernel != "direct") throw std::runtime_error("unknown kernel '" + e.kernel + "'");
+  if (e.kernel != "xgemm" && e.kernel != "direct" && e.kernel != "xmma") throw std::runtime_error("unknown kernel '" + e.kernel + "'");
   const auto& known = shape_classes();
   if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
     throw std::runtime_error("unknown shape class '" + e.shape_class + "'");
@@ -149,7 +149,7 @@ std::string TuningDatabase::dump() const {
 
 void TuningDatabase::upsert(const TuningEntry& e) {
   for (auto& old : entries)
-    if (old.device == e.device && old.shape_class == e.shape_class) {
+    if (old.device == e.device && old.shape_class == e.shape_class && is_tensor_entry(old) == is_tensor_entry(e)) {
       old = e;
       return;
     }
@@ -202,7 +202,9 @@ void reload_user_database() {
 
 uint64_t user_database_generation() { return user_generation.load(); }
 
-std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls) {
+bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma"; }
+
+std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor) {
   const TuningDatabase& user = user_database();
   const TuningDatabase& builtin = builtin_database();
   struct Level {
@@ -217,7 +219,7 @@ std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cl
   for (const auto& level : levels)
     for (const auto* db : {&user, &builtin})
       for (const auto& e : db->entries)
-        if (e.shape_class == cls && level.matches(e)) {
+        if (e.shape_class == cls && is_tensor_entry(e) == tensor && level.matches(e)) {
           const std::string value = std::string(level.name) == "device"         ? e.device
                                     : std::string(level.name) == "architecture" ? e.architecture
                                                                                 : e.vendor + " " + e.device_type;

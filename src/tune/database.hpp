@@ -52,7 +52,7 @@ struct TuningEntry {
   std::string vendor;        // CL_DEVICE_VENDOR
   std::string device_type;   // "GPU", "CPU", ...
   std::string shape_class;   // see shape_class()
-  std::string kernel;        // "xgemm" (packed path) or "direct"
+  std::string kernel;        // "xgemm" (packed path), "direct", or "xmma" (the tensor path)
   KernelParams params;
   GemmShape shape;           // the shape it was tuned on
   double gflops = 0;         // measured there
@@ -67,7 +67,8 @@ struct TuningDatabase {
   // Throws Error(InvalidArgument) with the reason when the text is not a valid database.
   static TuningDatabase parse(const std::string& json_text);
   std::string dump() const;
-  // Replaces the entry with the same device and shape class, or adds it.
+  // Replaces the entry with the same device and shape class, or adds it. A tensor-path entry
+  // (is_tensor_entry) replaces only another one: a class keeps one float32 and one tensor entry.
   void upsert(const TuningEntry& e);
 };
 
@@ -86,14 +87,19 @@ void save_database(const TuningDatabase& db, const std::string& path);
 // The database compiled into the library (entries measured by the project, see docs/performance.md).
 const TuningDatabase& builtin_database();
 
+// Whether an entry holds the tensor path's parameters (kernel "xmma"): the planner reads them only
+// for calls that ask for tensor-core arithmetic (GemmOptions::math), never for float32 ones.
+bool is_tensor_entry(const TuningEntry& e);
+
 struct FoundEntry {
   TuningEntry entry;
   std::string origin;  // e.g. "user database, device NVIDIA H200" or "built-in database, architecture sm_90"
 };
 
-// The best entry for a device and shape class, from the user's database then the built-in one.
-// The user database is read once per process (reload_user_database() re-reads it).
-std::optional<FoundEntry> find_tuning(const DeviceInfo& device, const std::string& shape_class);
+// The best entry for a device and shape class, from the user's database then the built-in one:
+// among the float32 entries, or with `tensor` among the tensor path's. The user database is read
+// once per process (reload_user_database() re-reads it).
+std::optional<FoundEntry> find_tuning(const DeviceInfo& device, const std::string& shape_class, bool tensor = false);
 void reload_user_database();
 // Counts the reloads, so that what was derived from the database (the planner's cache of plans)
 // can tell when it is stale.

@@ -10,10 +10,12 @@
 #include "gemm/gemm_exec.hpp"
 #include "gemm/tile_choice.hpp"
 #include "gemm/xgemm_kernel.hpp"
+#include "gemm/xmma_kernel.hpp"
 #include "tune/candidate_clock.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <map>
 #include <random>
@@ -28,7 +30,8 @@ using Clock = std::chrono::steady_clock;
 const GemmKernelDescriptor& descriptor_named(const std::string& kernel) {
   if (kernel == "xgemm") return xgemm_descriptor();
   if (kernel == "direct") return direct_descriptor();
-  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct)");
+  if (kernel == "xmma") return xmma_descriptor();
+  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma)");
 }
 
 // The largest tile side worth trying for a dimension: the next power of two (at least 16). A tile
@@ -65,7 +68,8 @@ std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const De
 // The defaults with the tile cut down to the shape (and the work-group shape with it), so thin
 // shapes start from a sensible point: halve the tile's rows or columns while it exceeds the fit.
 std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s) {
-  if (!d.tile) return std::nullopt;
+  // The tensor path's targets (2048³ and 4096³) fit its largest tiles already.
+  if (!d.tile || d.info.id == "xmma") return std::nullopt;
   KernelParams ps = resolve_params(d, dev, {});
   const bool x = d.info.id == "xgemm";
   const char* rows = x ? "MWG" : "TM";
@@ -132,6 +136,9 @@ class CandidateBench {
     cpu::fill_random(b_, rng());
     ref_ = cpu::gemm_reference_f64(s, a_.data(), b_.data());
     tol_ = cpu::gemm_tolerance(s.k);
+    // TF32 (one product, 10-bit mantissas) gets the tests' extra allowance; 3xTF32 is held to
+    // float32's tolerance.
+    tf32_tol_ = tol_ + std::ldexp(1.0, -9);
     da_ = ctx.buffer(a_.size() * 4), db_ = ctx.buffer(b_.size() * 4), dc_ = ctx.buffer(c_.size() * 4);
     ctx.queue().enqueueWriteBuffer(da_, CL_TRUE, 0, a_.size() * 4, a_.data());
     ctx.queue().enqueueWriteBuffer(db_, CL_TRUE, 0, b_.size() * 4, b_.data());
@@ -145,7 +152,7 @@ class CandidateBench {
     Measurement m;
     m.params = ps;
     GemmPlan plan;
-    plan.path = kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
+    plan.path = kernel == "xgemm" ? GemmPath::Packed : kernel == "xmma" ? GemmPath::Tensor : GemmPath::Direct;
     plan.params = ps;
     plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
     plan.pack_b = pack_b;
@@ -164,7 +171,8 @@ class CandidateBench {
       return m;
     }
     const double err = cpu::relative_error(c_.data(), ref_.data(), c_.size());
-    if (!(err <= tol_)) {
+    const bool tf32 = kernel == "xmma" && ps.count("TERMS") && ps.at("TERMS") == 1;
+    if (!(err <= (tf32 ? tf32_tol_ : tol_))) {
       m.outcome = Measurement::Wrong;
       m.note = "wrong result, relative error " + std::to_string(err);
       return m;
@@ -195,7 +203,7 @@ class CandidateBench {
   GemmShape s_;
   std::vector<float> a_, b_, c_;
   std::vector<double> ref_;
-  double tol_ = 0;
+  double tol_ = 0, tf32_tol_ = 0;
   cl::Buffer da_, db_, dc_;
   RowMajorGemm g_;
 };
@@ -212,7 +220,8 @@ SplitK choose_split(const GemmKernelDescriptor& d, const KernelParams& full, con
 
 }  // namespace
 
-std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, const std::vector<std::string>& classes) {
+std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, const std::vector<std::string>& classes,
+                                        bool tensor) {
   // Shapes big enough to be typical of their class, small enough to measure quickly; CPUs get
   // smaller ones (a 4096³ product takes seconds on two cores).
   const bool cpu = dev.kind == DeviceKind::CPU;
@@ -224,13 +233,18 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
     std::string kernel;
     double weight;
   };
-  const std::vector<Share> shares = {
+  // The tensor path runs only calls of at least 2048³ (planner.cpp, tensor_pays): the mid and
+  // large classes, on their GPU shapes.
+  const std::vector<Share> tensor_shares = {{"large", {4096, 4096, 4096}, "xmma", 0.6},
+                                            {"mid", {2048, 2048, 2048}, "xmma", 0.4}};
+  const std::vector<Share> float32_shares = {
       {"large", {large, large, large}, "xgemm", 0.25},   {"mid", {mid, mid, mid}, "xgemm", 0.15},
       {"medium", {medium, medium, medium}, "xgemm", 0.15},
       {"medium", {medium, medium, medium}, "direct", 0.05}, {"small", {small, small, small}, "direct", 0.10},
       {"small", {small, small, small}, "xgemm", 0.05},   {"skinny", {16, wide, wide}, "direct", 0.15},
       {"skinny", {16, wide, wide}, "xgemm", 0.10},
   };
+  const std::vector<Share>& shares = tensor ? tensor_shares : float32_shares;
   double weight = 0;
   for (const auto& s : shares)
     if (classes.empty() || std::find(classes.begin(), classes.end(), s.cls) != classes.end()) weight += s.weight;
@@ -311,11 +325,18 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   }
   report("defaults");
 
-  // 2. Random valid configurations for about half the budget.
-  while (time_for_another(0.5 * target.budget_s)) {
+  // 2. Random valid configurations for about half the budget, or until the draws keep landing on
+  // measured ones: a small space (the tensor kernel has 91 valid configurations on the H200) is
+  // then all measured, and drawing on would only idle away the rest of this half.
+  constexpr int kRepeatsInARow = 2000;
+  for (int repeats = 0; repeats < kRepeatsInARow && time_for_another(0.5 * target.budget_s);) {
     const auto ps = random_valid(d, dev, s, rng);
     if (!ps) break;
-    evaluate(*ps);
+    if (evaluate(*ps) < 0) {
+      ++repeats;
+      continue;
+    }
+    repeats = 0;
     report("random");
   }
 

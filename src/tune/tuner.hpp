@@ -25,7 +25,7 @@ namespace clgemm::detail {
 struct TuneTarget {
   std::string shape_class;  // the database entry this tunes
   GemmShape shape;          // the shape measured for it
-  std::string kernel;       // "xgemm" or "direct"
+  std::string kernel;       // "xgemm", "direct" or "xmma"
   double budget_s = 0;      // seconds for this target
 };
 
@@ -62,9 +62,10 @@ struct Measurement {
 };
 
 // The shapes and budget shares the tuner uses by default for a device: per shape class, each
-// kernel that may win it. Shares add up to `total_budget_s`.
+// kernel that may win it; with `tensor`, the tensor path's kernel (xmma, 3xTF32) for the classes
+// it serves (mid and large). Shares add up to `total_budget_s`.
 std::vector<TuneTarget> default_targets(const DeviceInfo& device, double total_budget_s,
-                                        const std::vector<std::string>& classes);
+                                        const std::vector<std::string>& classes, bool tensor = false);
 
 class Tuner {
  public:

@@ -2,6 +2,7 @@
 // and stores the best per shape class in the tuning database; `--show` prints what is stored.
 #include <cctype>
 #include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
 
 #include "bench/shapes.hpp"
 #include "cli_common.hpp"
@@ -31,6 +32,7 @@ struct TuneOptions {
   std::vector<std::string> tries;  // --try: configurations to measure instead of a search
   std::string shape = "1024x1024x1024";
   std::string kernel = "xgemm";
+  bool tensor = false;  // --tensor: tune the tensor path (3xTF32) instead of the float32 kernels
 };
 
 // The share of `--budget` kept for measuring the kept configurations on a second shape.
@@ -148,14 +150,22 @@ void run_tune(const TuneOptions& o) {
     if (std::find(known.begin(), known.end(), c) == known.end())
       throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, large, skinny");
   }
+  if (o.tensor)
+    for (const auto& c : o.classes)
+      if (c != "mid" && c != "large")
+        throw Error(Status::InvalidArgument, "--tensor tunes the classes the tensor path serves, mid and large; not '" +
+                                                 c + "'");
   const std::string path = o.database.empty() ? detail::user_database_path() : o.database;
   if (path.empty()) throw Error(Status::InvalidArgument, "no cache folder for the tuning database: pass --database FILE");
 
   Context ctx(open_device(o.dev));
+  if (o.tensor && !tensor_path_available(ctx.info()))
+    throw Error(Status::InvalidArgument, "--tensor needs the tensor path (an NVIDIA GPU, sm_80 or newer); " +
+                                             ctx.info().name + " has none");
   // The search gets most of the budget; the rest measures the kept configurations once more on a
   // smaller shape of their class (the points the planner predicts from there).
   const double search_budget = o.budget * (1.0 - kPointsShare);
-  const auto targets = detail::default_targets(ctx.info(), search_budget, o.classes);
+  const auto targets = detail::default_targets(ctx.info(), search_budget, o.classes, o.tensor);
   detail::Tuner tuner(ctx, o.seed);
   std::vector<detail::TuneResult> results;
   // Each target's share ends at a fixed time from the start: a target that overran its share (its
@@ -291,8 +301,12 @@ void add_tune_command(CLI::App& app) {
                   "choice, 1 none, S parts of the last partial wave, or of the last SPLIT_TILES tiles); "
                   "nothing is saved");
   cmd->add_option("--shape", o->shape, "the shape --try measures, MxNxK (default 1024x1024x1024)");
-  cmd->add_option("--kernel", o->kernel, "the kernel --try measures: xgemm or direct")
-      ->check(CLI::IsMember({"xgemm", "direct"}));
+  cmd->add_flag("--tensor", o->tensor,
+                "tune the tensor path (xmma kernel, 3xTF32; NVIDIA sm_80 or newer) for the mid and large classes, "
+                "instead of the float32 kernels; its entries are kept apart from theirs and serve calls that ask for "
+                "3xTF32 or TF32");
+  cmd->add_option("--kernel", o->kernel, "the kernel --try measures: xgemm, direct or xmma (the tensor path; TERMS=1 for TF32)")
+      ->check(CLI::IsMember({"xgemm", "direct", "xmma"}));
   cmd->callback([o] { run_tune(*o); });
 }
 
