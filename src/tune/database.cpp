@@ -50,7 +50,8 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
   e.device_type = j.value("device_type", "");
   e.shape_class = j.at("shape_class").get<std::string>();
   e.kernel = j.at("kernel").get<std::string>();
-  if (e.kernel != "xgemm" && e.kernel != "direct" && e.kernel != "xmma") throw std::runtime_error("unknown kernel '" + e.kernel + "'");
+  if (e.kernel != "xgemm" && e.kernel != "direct" && e.kernel != "xmma")
+    throw std::runtime_error("unknown kernel '" + e.kernel + "'");
   const auto& known = shape_classes();
   if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
     throw std::runtime_error("unknown shape class '" + e.shape_class + "'");

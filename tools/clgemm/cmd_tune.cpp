@@ -148,7 +148,7 @@ void run_tune(const TuneOptions& o) {
   for (const auto& c : o.classes) {
     const auto& known = detail::shape_classes();
     if (std::find(known.begin(), known.end(), c) == known.end())
-      throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, large, skinny");
+      throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny");
   }
   if (o.tensor)
     for (const auto& c : o.classes)
@@ -291,7 +291,7 @@ void add_tune_command(CLI::App& app) {
             return "'" + v + "' is not a positive number of seconds";
           },
           "SECONDS"));
-  cmd->add_option("--classes", o->classes, "only these shape classes: small, medium, large, skinny")->delimiter(',');
+  cmd->add_option("--classes", o->classes, "only these shape classes: small, medium, mid, large, skinny")->delimiter(',');
   cmd->add_option("--database", o->database, "database file (default: tuning.json in the cache folder)");
   cmd->add_option("--seed", o->seed, "seed of the random search");
   cmd->add_flag("--show", o->show, "print the stored entries (user and built-in database) and exit");
@@ -305,7 +305,8 @@ void add_tune_command(CLI::App& app) {
                 "tune the tensor path (xmma kernel, 3xTF32; NVIDIA sm_80 or newer) for the mid and large classes, "
                 "instead of the float32 kernels; its entries are kept apart from theirs and serve calls that ask for "
                 "3xTF32 or TF32");
-  cmd->add_option("--kernel", o->kernel, "the kernel --try measures: xgemm, direct or xmma (the tensor path; TERMS=1 for TF32)")
+  cmd->add_option("--kernel", o->kernel,
+                  "the kernel --try measures: xgemm, direct or xmma (the tensor path; TERMS=1 for TF32)")
       ->check(CLI::IsMember({"xgemm", "direct", "xmma"}));
   cmd->callback([o] { run_tune(*o); });
 }
