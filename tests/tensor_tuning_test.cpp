@@ -169,8 +169,8 @@ TEST(TensorTuning, TargetsAreTheMidAndLargeClassesOnTheXmmaKernel) {
     EXPECT_NE(t.kernel, "xmma") << "a float32 tuning run must not tune the tensor path";
 }
 
-// How many work-groups an SM holds at once, for the load-balance model: registers decide (65 536
-// per SM on the H200).
+// How many work-groups an SM holds at once, and how much faster one runs alone, for the
+// load-balance model: registers decide (65 536 per SM on the H200).
 TEST(TensorTuning, ResidentWorkGroupsFollowTheRegisterFile) {
   const DeviceInfo h200 = fake_h200();
   const auto& d = detail::xmma_descriptor();
@@ -178,6 +178,11 @@ TEST(TensorTuning, ResidentWorkGroupsFollowTheRegisterFile) {
   EXPECT_EQ(resident({}), 2u);                                  // 128×128, 4 warps of 64×64
   EXPECT_EQ(resident({{"BN", 64}}), 4u);                        // 128×64, 2 warps of 64×64
   EXPECT_EQ(resident({{"WN", 32}, {"STAGES", 2}}), 1u);         // 128×128, 8 warps of 64×32
+  // Alone on an SM: twice as fast where it would share it (at most 2), as fast where it would not.
+  const auto alone = [&](KernelParams ps) { return d.alone(detail::resolve_params(d, h200, ps), h200); };
+  EXPECT_EQ(alone({}), 2.0);
+  EXPECT_EQ(alone({{"BN", 64}}), 2.0);
+  EXPECT_EQ(alone({{"WN", 32}, {"STAGES", 2}}), 1.0);
 }
 
 // FK and TERMS decide how exact the result is: the search must never move them.
@@ -208,9 +213,15 @@ TEST(TensorTuning, TinyBudgetGivesAValidEntryThatThePlannerUses) {
   const auto found = detail::find_tuning(ctx.info(), "large", true);
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->entry.kernel, "xmma");
-  const GemmPlan plan = plan_gemm(ctx.info(), 4096, 4096, 4096, with_math(Math::Tf32x3));
+  // With the path forced, so that only the entry is in question: whether the path pays at a
+  // shape is the model's call, which an entry measured on 72 tiles (each alone on an SM) makes
+  // on thin ground.
+  GemmOptions tensor = with_math(Math::Tf32x3);
+  tensor.force_path = GemmPath::Tensor;
+  const GemmPlan plan = plan_gemm(ctx.info(), 4096, 4096, 4096, tensor);
   EXPECT_EQ(plan.path, GemmPath::Tensor);
   EXPECT_NE(plan.source.find("user database"), std::string::npos) << plan.source;
+  for (const char* name : {"BM", "BN", "BK", "WM", "WN", "STAGES"}) EXPECT_EQ(plan.params.at(name), r.best.at(name));
 
   // --try's route: TF32 (checked at TF32's tolerance) runs; a tile the constraints refuse does not.
   const auto measured = tuner.measure({300, 200, 100}, "xmma", {{{"TERMS", 1}, {"FK", 0}}, {{"BM", 96}}});

@@ -59,6 +59,14 @@ TEST(TileChoice, RoundsHoldUnitsTimesSlotsBlocks) {
               5.0 * (2064 + 64) / (4.0 * (2048 + 64)), 1e-9);
   EXPECT_NEAR(detail::predicted_seconds(four, ragged, 132) / detail::predicted_seconds(four, four.tuned, 132),
               2.0 * (2064 + 64) / (1.0 * (2048 + 64)), 1e-9);
+  // Blocks that run twice as fast alone: the 33 left over, one per unit, cost half a round.
+  four.alone = 2;
+  EXPECT_NEAR(detail::predicted_seconds(four, ragged, 132) / detail::predicted_seconds(four, four.tuned, 132),
+              1.5 * (2064 + 64) / (1.0 * (2048 + 64)), 1e-9);
+  // ... but not a last round that puts two on some units (2048×2688: 672 blocks, 144 left).
+  EXPECT_NEAR(detail::predicted_seconds(four, {2048, 2688, 2048}, 132) /
+                  detail::predicted_seconds(four, four.tuned, 132),
+              2.0, 1e-9);
 }
 
 TEST(SplitK, SplitsOnlyTheLastPartialWave) {

@@ -67,6 +67,9 @@ struct GemmKernelDescriptor {
   // Work-groups one compute unit runs at once, for the load-balance model (tile_choice.hpp);
   // unset: 1, which is what the xgemm entries' rules were measured against.
   std::function<size_t(const KernelParams&, const DeviceInfo&)> resident;
+  // How many times faster a work-group runs with its compute unit to itself than among
+  // `resident` others (the model's last round, when it holds at most one per unit); unset: 1.
+  std::function<double(const KernelParams&, const DeviceInfo&)> alone;
 };
 
 // The ladder, in order. Each entry comes from its own file in src/gemm/rungs/.

@@ -41,6 +41,9 @@ struct TileCandidate {
   // Blocks one compute unit runs at once (GemmKernelDescriptor::resident): the model's waves
   // hold units × slots blocks.
   size_t slots = 1;
+  // How many times faster a block runs alone on its unit (GemmKernelDescriptor::alone): a last
+  // round of at most one block per unit costs 1/alone of a round.
+  double alone = 1;
 };
 
 // The model's view of configuration `full` (all parameters resolved) of a kernel with a tile:

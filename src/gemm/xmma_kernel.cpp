@@ -108,6 +108,17 @@ const GemmKernelDescriptor& xmma_descriptor() {
       const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (regs * items) : 1;
       return std::max<size_t>(1, std::min(by_registers, 2048 / items));
     };
+    // Alone on an SM a work-group's warps get all of the SM's 4 schedulers they can use: 128×128
+    // tiles of 4 warps, two per SM, ran about twice as fast (4128³ on the H200, see
+    // tile_choice.cpp, rounds); 128×64 tiles of 2 warps, four per SM, leave two schedulers idle.
+    // At most 2: one warp per scheduler hides less latency than several, and 2 is what was
+    // measured (with 3, 64×128 tiles of 4 warps would predict 1024×1024×8192 at 50 TFLOP/s on
+    // 128 of the 132 SMs).
+    d.alone = [](const KernelParams& ps, const DeviceInfo& dev) {
+      const double warps = double(xmma_threads(ps)) / 32.0;
+      const double share = double(xmma_descriptor().resident(ps, dev)) * std::min(warps, 4.0) / 4.0;
+      return std::clamp(share, 1.0, 2.0);
+    };
     d.registers = registers_of;
     return d;
   }();
