@@ -7,7 +7,8 @@ namespace clgemm::detail {
 namespace {
 // NVIDIA H200: the better of `clgemm tune --budget 180` and `--budget 480 --seed 7` per class,
 // on 2026-11-22 (second session, with the cp.async pipeline in the search space); its architecture entry (sm_90) also
-// serves the H100 until that is tuned itself. PoCL on an AVX-512 Xeon (2 cores):
+// serves the H100: the H100's own `clgemm tune --budget 180` entries lost to these at most shapes
+// on the H100 (eighteenth session, docs/performance.md). PoCL on an AVX-512 Xeon (2 cores):
 // `clgemm tune --budget 300` the same day; the architecture entry (skylake-avx512) serves other
 // CPUs PoCL compiles for that target. Both runs are recorded in docs/tuning.md. MINWG = 2 on the
 // sm_90 large and mid entries was measured by hand in the seventh session (docs/tuning.md, log).
