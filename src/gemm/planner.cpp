@@ -155,9 +155,9 @@ bool waves_filled(const DeviceInfo& device, size_t m, size_t n, std::pair<size_t
 // shape (0 without a tuned xgemm entry, or one that does not fit the device). Where the float32
 // plan would run the ragged edges apart (plan_uncached), the interior's prediction scaled up to
 // the whole of C: the strips at the interior's rate, which flatters the float32 path a little
-// (2064³ on the H200: 0.382 ms predicted, 0.415 measured). Without it the prediction was the
-// padded tiles' (0.57 ms), and with the entries `clgemm tune` made on an H100 the tensor path won
-// 2064³ on paper and lost it by 12 % (0.88×).
+// (2064³ on the H200: 0.38 ms predicted, 0.415 measured). Without it the prediction was the
+// padded tiles', and with the entries `clgemm tune` made on an H100 the tensor path won 2064³ on
+// paper and lost it by 12 % (0.88×).
 double float32_prediction(const DeviceInfo& device, size_t m, size_t n, size_t k) {
   const auto& desc = detail::xgemm_descriptor();
   const auto predict = [&](size_t pm, size_t pn) -> std::pair<double, KernelParams> {
