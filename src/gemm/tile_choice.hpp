@@ -16,6 +16,9 @@
 // (without a split). It is used only to compare configurations on shapes near the ones they were
 // measured on. Checked against the H100 and H200 (docs/tuning.md): 1536³ and 2064³ in 128×128
 // tiles within 3 %, 1032³ in 64×128 tiles 16 % high unsplit and 3-12 % high split.
+// A kernel that says how many blocks a unit holds at once (GemmKernelDescriptor::resident: the
+// tensor kernel) is counted in rounds of units × that many blocks instead, and a last round of
+// at most one block per unit costs 1/alone of a round.
 #pragma once
 
 #include <clgemm/ladder.hpp>
