@@ -101,8 +101,8 @@ void run_case(const SweepCase& sc, const GemmOptions& options) {
   // Both results carry float32 rounding, so allow twice the single-result tolerance. TF32 keeps
   // 11 significant bits of each input: 2^-9 of the products' magnitude more. 3xTF32 claims
   // float32's accuracy and gets float32's tolerance.
-  const double tf32 = options.math == Math::Tf32 ? std::ldexp(1.0, -9) : 0.0;
-  EXPECT_LE(err, 2 * cpu::gemm_tolerance(sc.k) + tf32) << describe(sc) << " seed " << seed;
+  EXPECT_LE(err, cpu::gemm_tolerance(sc.k) + cpu::gemm_tolerance(sc.k, options.math == Math::Tf32))
+      << describe(sc) << " seed " << seed;
 }
 
 void run_every_layout(const std::vector<std::tuple<size_t, size_t, size_t>>& shapes, const GemmOptions& options) {

@@ -25,6 +25,9 @@ double relative_error(const float* c, const double* ref, size_t count);
 // The largest relative error a correct float32 GEMM with inner dimension k should show on
 // inputs uniform in [-1, 1]: a few units of float32 rounding, growing like sqrt(k).
 double gemm_tolerance(size_t k);
+// The same for a result whose inputs were rounded to TF32 (11 significant bits) when `tf32` is
+// set: 2^-9 of the products' magnitude on top. 3xTF32 is held to float32's tolerance.
+double gemm_tolerance(size_t k, bool tf32);
 
 // Fills `v` with uniform values in [-1, 1) from a 64-bit seed (reproducible, never all zeros).
 void fill_random(std::vector<float>& v, uint64_t seed);

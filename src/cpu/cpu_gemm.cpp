@@ -49,6 +49,8 @@ double gemm_tolerance(size_t k) {
   return 8.0 * 1.2e-7 * std::sqrt(double(k) + 1.0) + 1e-6;
 }
 
+double gemm_tolerance(size_t k, bool tf32) { return gemm_tolerance(k) + (tf32 ? std::ldexp(1.0, -9) : 0.0); }
+
 void fill_random(std::vector<float>& v, uint64_t seed) {
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);

@@ -151,6 +151,12 @@ bool waves_filled(const DeviceInfo& device, size_t m, size_t n, std::pair<size_t
   return double(count) >= kTensorMinWaveUse * double(waves * units);
 }
 
+// Whether a call that forces nothing runs its ragged edges apart, given the tile of C of the plan
+// for the whole call (edge_split.hpp; measured on GPUs only).
+bool edges_apart_pay(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t tile_m, size_t tile_n) {
+  return device.kind == DeviceKind::GPU && detail::edge_split_pays(m, n, k, tile_m, tile_n, device.compute_units);
+}
+
 // The seconds the load-balance model predicts for the float32 path's tuned packed kernel at this
 // shape (0 without a tuned xgemm entry, or one that does not fit the device). Where the float32
 // plan would run the ragged edges apart (plan_uncached), the interior's prediction scaled up to
@@ -170,8 +176,7 @@ double float32_prediction(const DeviceInfo& device, size_t m, size_t n, size_t k
     const auto [seconds, params] = predict(m, n);
     if (seconds <= 0) return 0;
     const size_t tm = size_t(detail::p(params, "MWG")), tn = size_t(detail::p(params, "NWG"));
-    if (device.kind != DeviceKind::GPU || !detail::edge_split_pays(m, n, k, tm, tn, device.compute_units))
-      return seconds;
+    if (!edges_apart_pay(device, m, n, k, tm, tn)) return seconds;
     const detail::Interior in = detail::interior_of(m, n, tm, tn);
     const double interior = predict(in.m, in.n).first;
     return interior > 0 ? interior * (double(m) * double(n)) / (double(in.m) * double(in.n)) : seconds;
@@ -333,8 +338,7 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
   if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off) return whole;
   const size_t tile_m = size_t(detail::p(whole.params, "MWG")), tile_n = size_t(detail::p(whole.params, "NWG"));
   const bool split = o.force_edge_split == GemmOptions::Toggle::On ? detail::interior_of(m, n, tile_m, tile_n).m > 0
-                     : device.kind == DeviceKind::GPU &&
-                           detail::edge_split_pays(m, n, k, tile_m, tile_n, device.compute_units);
+                                                                   : edges_apart_pay(device, m, n, k, tile_m, tile_n);
   if (!split) return whole;
   const detail::Interior in = detail::interior_of(m, n, tile_m, tile_n);
   GemmPlan inner = plan_whole(device, in.m, in.n, k, o, allow_tall);

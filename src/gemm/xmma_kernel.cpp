@@ -22,6 +22,17 @@ size_t registers_of(const KernelParams& ps) {
   return acc * (p(ps, "FK") > 1 ? 2 : 1) + frags + 24;
 }
 
+// Work-groups per SM, as the register file allows, and at most 2048 work-items (sm_80 and
+// sm_90; 1536 on sm_86 and sm_89 makes this an upper bound there). Local memory, at most 48
+// KiB per work-group, binds later for these tiles (228 KiB per SM on sm_90). 128×128 tiles
+// of 64×64 per warp: 2 per SM; 128×64 of 64×64: 4 (H200, 2064³: 561 of them fill 528 places
+// in one round and 6 % of a second, which a model of one per SM saw as 85 % of five waves).
+size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
+  const size_t items = size_t(xmma_threads(ps)), regs = registers_of(ps);
+  const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (regs * items) : 1;
+  return std::max<size_t>(1, std::min(by_registers, 2048 / items));
+}
+
 }  // namespace
 
 // Measured on the H200 with 3xTF32 (TFLOP/s at 1024³ / 2048³ / 4096³ / 8192³): 128×128 tiles of
@@ -98,16 +109,7 @@ const GemmKernelDescriptor& xmma_descriptor() {
     d.local_bytes = [](const KernelParams& ps) {
       return size_t(p(ps, "STAGES")) * p(ps, "BK") * (p(ps, "BM") + 8 + p(ps, "BN") + 8) * sizeof(float);
     };
-    // Work-groups per SM, as the register file allows, and at most 2048 work-items (sm_80 and
-    // sm_90; 1536 on sm_86 and sm_89 makes this an upper bound there). Local memory, at most 48
-    // KiB per work-group, binds later for these tiles (228 KiB per SM on sm_90). 128×128 tiles
-    // of 64×64 per warp: 2 per SM; 128×64 of 64×64: 4 (H200, 2064³: 561 of them fill 528 places
-    // in one round and 6 % of a second, which a model of one per SM saw as 85 % of five waves).
-    d.resident = [](const KernelParams& ps, const DeviceInfo& dev) -> size_t {
-      const size_t items = size_t(xmma_threads(ps)), regs = registers_of(ps);
-      const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (regs * items) : 1;
-      return std::max<size_t>(1, std::min(by_registers, 2048 / items));
-    };
+    d.resident = resident_of;
     // Alone on an SM a work-group's warps get all of the SM's 4 schedulers they can use: 128×128
     // tiles of 4 warps, two per SM, ran about twice as fast (4128³ on the H200, see
     // tile_choice.cpp, rounds); 128×64 tiles of 2 warps, four per SM, leave two schedulers idle.
@@ -116,7 +118,7 @@ const GemmKernelDescriptor& xmma_descriptor() {
     // 128 of the 132 SMs).
     d.alone = [](const KernelParams& ps, const DeviceInfo& dev) {
       const double warps = double(xmma_threads(ps)) / 32.0;
-      const double share = double(xmma_descriptor().resident(ps, dev)) * std::min(warps, 4.0) / 4.0;
+      const double share = double(resident_of(ps, dev)) * std::min(warps, 4.0) / 4.0;
       return std::clamp(share, 1.0, 2.0);
     };
     d.registers = registers_of;

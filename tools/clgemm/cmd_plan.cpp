@@ -59,8 +59,7 @@ nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const Gemm
   std::vector<double> warm;
   for (int i = 0; i < o.repeat; ++i) warm.push_back(once());
   const double med = median(warm);
-  // TF32 keeps 11 significant bits of each input: allow 2^-9 of the products' magnitude on top.
-  const double tolerance = cpu::gemm_tolerance(s.k) + (go.math == Math::Tf32 ? std::ldexp(1.0, -9) : 0.0);
+  const double tolerance = cpu::gemm_tolerance(s.k, go.math == Math::Tf32);
   return {{"first_call_s", first}, {"warm_median_s", med}, {"warm_gflops", gemm_flops(s) / med * 1e-9},
           {"relative_error", err}, {"correct", err <= tolerance},
           {"program_cache_dir", ctx.program_cache_dir()}};
