@@ -77,9 +77,9 @@ ImplList make_impls(const std::vector<std::string>& names, const Context& ctx, c
   const auto rungs = ladder_rungs();
   for (const auto& name : expand_impl_names(names)) {
     int rung = 0;
-    if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edge_split, options.clgemm_edge_groups, Math::Fp32));
-    else if (name == "clgemm-3xtf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edge_split, options.clgemm_edge_groups, Math::Tf32x3));
-    else if (name == "clgemm-tf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edge_split, options.clgemm_edge_groups, Math::Tf32));
+    if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Fp32));
+    else if (name == "clgemm-3xtf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32x3));
+    else if (name == "clgemm-tf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32));
     else if (name == "clblast") out.push_back(make_clblast(ctx));
     else if (name == "openblas") out.push_back(make_openblas());
     else if (name == "cpu-loop") out.push_back(make_cpu_loop(options.cpu_limit_s, options.runs_per_shape));

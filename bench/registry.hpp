@@ -15,10 +15,9 @@ namespace clgemm::bench {
 struct ImplOptions {
   double cpu_limit_s = 10.0;  // the triple loop runs only where all its runs fit in this
   int runs_per_shape = 12;    // checked run + warm-up + repeats, for the triple loop's estimate
-  // How clgemm treats ragged edges (GemmOptions::force_edge_split and force_edge_groups): to
-  // compare the planner's choice with each way in one run of the same build.
-  GemmOptions::Toggle clgemm_edge_split = GemmOptions::Toggle::Auto;
-  GemmOptions::Toggle clgemm_edge_groups = GemmOptions::Toggle::Auto;
+  // How clgemm treats ragged edges (GemmOptions::force_edge_split): to compare the planner's
+  // choice with either way in one run of the same build.
+  GemmOptions::Toggle clgemm_edges = GemmOptions::Toggle::Auto;
 };
 
 // Every name --impl accepts, with what it stands for.

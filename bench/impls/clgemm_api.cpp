@@ -13,19 +13,16 @@ namespace {
 
 class ClgemmApi final : public Implementation {
  public:
-  ClgemmApi(const Context& ctx, GemmOptions::Toggle edge_split, GemmOptions::Toggle edge_groups, Math math)
-      : ctx_(ctx), ops_(ctx), edge_split_(edge_split), edge_groups_(edge_groups), math_(math) {
+  ClgemmApi(const Context& ctx, GemmOptions::Toggle edges, Math math)
+      : ctx_(ctx), ops_(ctx), edges_(edges), math_(math) {
     info_.name = math == Math::Tf32x3 ? "clgemm-3xtf32" : math == Math::Tf32 ? "clgemm-tf32" : "clgemm";
     info_.description = "clgemm::gemm, public API (the planner's choice of kernel)";
     if (math == Math::Tf32x3) info_.description += ", math 3xTF32 (tensor cores, float32 accuracy)";
     if (math == Math::Tf32) info_.description += ", math TF32 (tensor cores)";
     // 3xTF32 is checked against float32's tolerance: it claims float32's accuracy.
     info_.precision = math == Math::Tf32 ? Precision::TF32 : Precision::FP32;
-    using T = GemmOptions::Toggle;
-    if (edge_split == T::On) info_.description += "; ragged edges always run apart (--edges split)";
-    if (edge_groups == T::On) info_.description += "; ragged edges always in the interior's launch (--edges fused)";
-    if (edge_split == T::Off && edge_groups == T::Off)
-      info_.description += "; ragged edges always in padded tiles (--edges whole)";
+    if (edges == GemmOptions::Toggle::On) info_.description += "; ragged edges always run apart (--edges split)";
+    if (edges == GemmOptions::Toggle::Off) info_.description += "; ragged edges never run apart (--edges whole)";
     info_.hardware = Hardware::OpenCLDevice;
     info_.timing = Timing::Events;
   }
@@ -53,8 +50,7 @@ class ClgemmApi final : public Implementation {
     std::vector<cl::Event> events;
     GemmOptions options;
     options.events = &events;
-    options.force_edge_split = edge_split_;
-    options.force_edge_groups = edge_groups_;
+    options.force_edge_split = edges_;
     options.math = math_;
     gemm(call_, ctx_.queue()(), nullptr, options);
     ctx_.queue().finish();
@@ -66,7 +62,7 @@ class ClgemmApi final : public Implementation {
  private:
   const Context& ctx_;
   ClOperands ops_;
-  GemmOptions::Toggle edge_split_, edge_groups_;
+  GemmOptions::Toggle edges_;
   Math math_;
   ImplInfo info_;
   GemmCall call_;
@@ -74,9 +70,8 @@ class ClgemmApi final : public Implementation {
 
 }  // namespace
 
-std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edge_split,
-                                                GemmOptions::Toggle edge_groups, Math math) {
-  return std::make_unique<ClgemmApi>(ctx, edge_split, edge_groups, math);
+std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math) {
+  return std::make_unique<ClgemmApi>(ctx, edges, math);
 }
 
 }  // namespace clgemm::bench

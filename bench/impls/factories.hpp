@@ -11,8 +11,7 @@
 
 namespace clgemm::bench {
 
-std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edge_split,
-                                                GemmOptions::Toggle edge_groups, Math math);
+std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math);
 std::unique_ptr<Implementation> make_ladder_rung(const Context& ctx, const RungInfo& rung);
 std::unique_ptr<Implementation> make_clblast(const Context& ctx);
 std::unique_ptr<Implementation> make_openblas();

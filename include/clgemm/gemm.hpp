@@ -81,11 +81,6 @@ struct GemmPlan {
   // and the columns right of it (the interior's rows) run as two more, each planned on its own
   // by plan_gemm. Saves the padded tiles' work where the leftover rows and columns are few.
   size_t interior_m = 0, interior_n = 0;
-  // Ragged edges in the same launch (packed path, never with a split or interior_m): when not 0,
-  // the kernel runs the whole tiles of C's interior plus this many work-groups that compute the
-  // rows below it and the columns right of it element by element. For calls whose interior
-  // takes one round of tiles, where the padded tiles would take a second.
-  size_t edge_groups = 0;
   std::string describe() const;
 };
 
@@ -103,10 +98,6 @@ struct GemmOptions {
   // GemmPlan::interior_m/n: Auto = the planner's choice; On = split off the edges whenever the
   // packed path's tiles leave any and there is a whole tile; Off = never.
   Toggle force_edge_split = Toggle::Auto;
-  // GemmPlan::edge_groups: Auto = the planner's choice; On = whenever the packed path's tiles
-  // leave edges and there is a whole tile (without a split, and not with force_edge_split On);
-  // Off = never.
-  Toggle force_edge_groups = Toggle::Auto;
   // Fp32 by default; Tf32x3 or Tf32 take the tensor path on devices that have one (an NVIDIA
   // GPU, sm_80 or newer), for calls the planner finds large enough, and Fp32 otherwise.
   Math math = Math::Fp32;

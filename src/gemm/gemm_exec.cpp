@@ -6,7 +6,6 @@
 
 #include "gemm/descriptor.hpp"
 #include "gemm/direct_kernel.hpp"
-#include "gemm/edge_groups.hpp"
 #include "gemm/tall_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
 #include "gemm/xmma_kernel.hpp"
@@ -303,23 +302,13 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   const bool sk_loop = split && sk_groups % split_tiles != 0;
   const size_t max_parts = split ? most_parts(split_tiles, steps, sk_groups) : 1;
   const size_t blocks = full_tiles + sk_groups;
-  // Edges in the same launch: the interior's whole tiles need no guards along M and N, and the
-  // edge groups come as extra rows of groups below them.
-  const size_t interior_tiles_m = g.m / mwg, interior_tiles_n = g.n / nwg;
-  const bool edges = plan.edge_groups > 0 && !split && interior_tiles_m > 0 && interior_tiles_n > 0 &&
-                     (g.m % mwg != 0 || g.n % nwg != 0);
-  if (plan.edge_groups > 0 && !edges)
-    throw Error(Status::InternalError, "edge groups planned for a call without ragged edges, whole tiles, or with a split");
-  const size_t edge_rows = edges ? (plan.edge_groups + interior_tiles_n - 1) / interior_tiles_n : 0;
-  const size_t slices = edges ? edge_slices(g.k, size_t(wgs(ps))) : 1;
-  const bool guard_m = !a_packed && g.m != pm && !edges, guard_n = !b_packed && g.n != pn && !edges,
+  const bool guard_m = !a_packed && g.m != pm, guard_n = !b_packed && g.n != pn,
              guard_k = (!a_packed || !b_packed) && g.k != pk;
   const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
                               flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
                               flag("SPLIT", split) + " -DSPLITS=" + std::to_string(max_parts) +
-                              flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && nvidia) + flag("EDGES", edges) +
-                              (edges ? " -DEDGE_RUN=" + std::to_string(kEdgeRun) : "");
+                              flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && nvidia);
   // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
   // operand arrives in vectors, floats otherwise.
   const size_t a_unit = a_km && a_vec ? vwm : 1, b_unit = b_kn && b_vec ? vwn : 1;
@@ -348,10 +337,7 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   // Split-K numbers its groups along one dimension: the whole tiles, then the parts; each group
   // keeps the work-group shape (slices of sliced K along the third dimension).
   const cl::NDRange local = d.local(ps);
-  const cl::NDRange global =
-      split   ? cl::NDRange(blocks * local[0], local[1], local[2])
-      : edges ? cl::NDRange(interior_tiles_n * local[0], (interior_tiles_m + edge_rows) * local[1], local[2])
-              : d.global({pm, pn, pk}, ps);
+  const cl::NDRange global = split ? cl::NDRange(blocks * local[0], local[1], local[2]) : d.global({pm, pn, pk}, ps);
   // Copies of everything above that the commands need; the context outlives the call.
   auto launch = [=, &ctx](Chain& chain) mutable {
     const cl::CommandQueue& queue = chain.queue();
@@ -371,8 +357,6 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
         k.setArg(arg++, sizeof(cl_mem), nullptr);
         k.setArg(arg++, sizeof(cl_mem), nullptr);
       }
-      k.setArg(arg++, cl_int(interior_tiles_m));
-      k.setArg(arg++, cl_int(slices));
       cl::Event ev;
       queue.enqueueNDRangeKernel(k, cl::NullRange, global, local, chain.wait(), &ev);
       chain.push(ev);

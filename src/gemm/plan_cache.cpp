@@ -31,7 +31,7 @@ PlanCache::Key PlanCache::key(const DeviceInfo& d, size_t m, size_t n, size_t k,
      << d.max_work_group_size << '|' << d.registers_per_work_group << '|' << d.max_alloc_bytes;
   for (size_t s : d.max_work_item_sizes) id << ',' << s;
   for (const auto& e : d.extensions) id << ' ' << e;
-  return {id.str(), m, n, k, int(o.force_edge_split), int(o.force_edge_groups), int(o.math)};
+  return {id.str(), m, n, k, int(o.force_edge_split), int(o.math)};
 }
 
 void PlanCache::drop_if_stale() {

@@ -20,8 +20,8 @@ namespace clgemm::detail {
 class PlanCache {
  public:
   static constexpr size_t kMaxPlans = 4096;
-  // Calls differ only in the treatment of edges and the arithmetic (GemmOptions::force_edge_split,
-  // force_edge_groups and math), which are part of the key.
+  // Calls differ only in the treatment of edges and the arithmetic (GemmOptions::force_edge_split
+  // and math), which are part of the key.
   std::optional<GemmPlan> find(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o);
   // Keeps `plan`, made while the user database was at `generation` (user_database_generation()).
   void store(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o, const GemmPlan& plan,
@@ -29,7 +29,7 @@ class PlanCache {
 
  private:
   // Everything of the device that planning reads (tests plan for made-up devices too).
-  using Key = std::tuple<std::string, size_t, size_t, size_t, int, int, int>;
+  using Key = std::tuple<std::string, size_t, size_t, size_t, int, int>;
   static Key key(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o);
   void drop_if_stale();
   std::mutex mutex_;

@@ -4,7 +4,6 @@
 #include <clgemm/gemm.hpp>
 
 #include "gemm/descriptor.hpp"
-#include "gemm/edge_groups.hpp"
 #include "gemm/edge_split.hpp"
 #include "gemm/plan_cache.hpp"
 #include "gemm/tile_choice.hpp"
@@ -255,21 +254,6 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   return plan;
 }
 
-// The plan with its ragged edges computed in the same launch (GemmPlan::edge_groups), where the
-// caller forces it (and nothing it forces rules it out), else `plan` as it is.
-GemmPlan with_edge_groups(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
-                          GemmPlan plan) {
-  if (o.force_edge_groups != GemmOptions::Toggle::On || o.force_splits > 1) return plan;
-  const size_t tile_m = size_t(detail::p(plan.params, "MWG")), tile_n = size_t(detail::p(plan.params, "NWG"));
-  const size_t groups = detail::edge_group_count(m, n, k, tile_m, tile_n, size_t(detail::wgs(plan.params)),
-                                                 device.compute_units);
-  if (groups == 0) return plan;
-  plan.edge_groups = groups;
-  plan.splits = 1, plan.split_tiles = 0, plan.sk_groups = 0;
-  plan.reason += "; edges in the same launch, forced by the caller";
-  return plan;
-}
-
 // The plan for the whole call, edges included; `allow_tall` = false leaves the tall kernel out
 // (for calls whose A it cannot read).
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall);
@@ -295,9 +279,6 @@ std::string GemmPlan::describe() const {
   else if (splits > 1)
     os << "; split-K: the last " << split_tiles << " tiles in " << splits << " parts along K (the last wave would "
        << "leave compute units idle)";
-  if (edge_groups > 0)
-    os << "; edges in the same launch: " << edge_groups << " work-groups after the interior's whole tiles compute "
-       << "the rows below it and the columns right of it";
   if (interior_m > 0)
     os << "; edges apart: this is the plan of the interior " << interior_m << "x" << interior_n
        << " (whole tiles), and the rows below it and the columns right of it run as two more GEMMs, planned on their own";
@@ -354,12 +335,11 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
     return plan;
   }
   const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall);
-  if (whole.path != GemmPath::Packed) return whole;
+  if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off) return whole;
   const size_t tile_m = size_t(detail::p(whole.params, "MWG")), tile_n = size_t(detail::p(whole.params, "NWG"));
-  const bool split = o.force_edge_split == GemmOptions::Toggle::On    ? detail::interior_of(m, n, tile_m, tile_n).m > 0
-                     : o.force_edge_split == GemmOptions::Toggle::Off ? false
-                                                                      : edges_apart_pay(device, m, n, k, tile_m, tile_n);
-  if (!split) return with_edge_groups(device, m, n, k, o, whole);
+  const bool split = o.force_edge_split == GemmOptions::Toggle::On ? detail::interior_of(m, n, tile_m, tile_n).m > 0
+                                                                   : edges_apart_pay(device, m, n, k, tile_m, tile_n);
+  if (!split) return whole;
   const detail::Interior in = detail::interior_of(m, n, tile_m, tile_n);
   GemmPlan inner = plan_whole(device, in.m, in.n, k, o, allow_tall);
   if (inner.path != GemmPath::Packed) return whole;

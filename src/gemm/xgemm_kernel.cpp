@@ -9,12 +9,6 @@ namespace clgemm::detail {
 
 long wgs(const KernelParams& ps) { return p(ps, "MDIMC") * p(ps, "NDIMC") * p(ps, "KSLICE"); }
 
-size_t edge_slices(size_t k, size_t work_items) {
-  size_t s = 1;
-  while (2 * s * 16 <= work_items && 2 * s * 32 <= k) s *= 2;
-  return s;
-}
-
 namespace {
 
 bool tiles_split_evenly(const KernelParams& ps, const DeviceInfo&) {

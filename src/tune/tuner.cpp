@@ -144,8 +144,7 @@ class CandidateBench {
     g_.c = {dc_(), 0, s.n};
   }
 
-  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false,
-                  size_t edge_groups = 0) {
+  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false) {
     Measurement m;
     m.params = ps;
     GemmPlan plan;
@@ -153,7 +152,6 @@ class CandidateBench {
     plan.params = ps;
     plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
     plan.pack_b = pack_b;
-    plan.edge_groups = edge_groups;
     const cl::CommandQueue& q = ctx_.queue();
     try {
       q.enqueueFillBuffer(dc_, std::nanf(""), 0, c_.size() * 4);  // a skipped element shows up
@@ -396,8 +394,7 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
     try {
       // SPLIT, SPLIT_TILES and SK are not kernel parameters: they choose split-K for xgemm (SK:
       // GemmPlan::sk_groups); PACKB = 1 copies a B that is not aligned to VWN first
-      // (GemmPlan::pack_b); EDGES = G computes the ragged edges in G extra work-groups of the same
-      // launch (GemmPlan::edge_groups).
+      // (GemmPlan::pack_b).
       KernelParams kernel_params = given;
       const auto host_choice = [&](const char* name) {
         const auto it = kernel_params.find(name);
@@ -408,15 +405,12 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
         return v;
       };
       const long splits = host_choice("SPLIT"), split_tiles = host_choice("SPLIT_TILES"), pack_b = host_choice("PACKB"),
-                 sk_groups = host_choice("SK"), edge_groups = host_choice("EDGES");
+                 sk_groups = host_choice("SK");
       const KernelParams full = resolve_params(d, ctx_.info(), kernel_params);
       SplitK split = choose_split(d, full, shape, splits, split_tiles, ctx_.info().compute_units);
       if (sk_groups > 0) split.sk_groups = size_t(sk_groups);
-      if (edge_groups > 0 && split.splits > 1)
-        throw Error(Status::InvalidArgument, "EDGES does not go with a split (give SPLIT=0 or SPLIT=1)");
-      m = bench.run(kernel, full, split, pack_b > 0, edge_groups > 0 ? size_t(edge_groups) : 0);
+      m = bench.run(kernel, full, split, pack_b > 0);
       if (pack_b >= 0) m.params["PACKB"] = pack_b > 0 ? 1 : 0;
-      if (edge_groups >= 0) m.params["EDGES"] = edge_groups;
       if (splits >= 0) m.params["SPLIT"] = long(split.splits), m.params["SPLIT_TILES"] = long(split.split_tiles);
       if (split.sk_groups > 0) m.params["SK"] = long(split.sk_groups);
     } catch (const Error& e) {  // a configuration the descriptor or the device rejects

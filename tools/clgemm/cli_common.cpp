@@ -41,18 +41,9 @@ void emit_json(const DeviceOptions& opts, const nlohmann::json& doc) {
   }
 }
 
-EdgeToggles edges_toggles(const std::string& edges) {
-  using T = GemmOptions::Toggle;
-  if (edges == "split") return {T::On, T::Off};
-  if (edges == "fused") return {T::Off, T::On};
-  if (edges == "whole") return {T::Off, T::Off};
-  return {};
+GemmOptions::Toggle edges_toggle(const std::string& edges) {
+  return edges == "split" ? GemmOptions::Toggle::On : edges == "whole" ? GemmOptions::Toggle::Off : GemmOptions::Toggle::Auto;
 }
-
-const char* const kEdgesHelp =
-    "how clgemm runs a C that its tiles do not divide: auto (the planner's choice), split (the interior and the "
-    "leftover rows and columns as three GEMMs), fused (the interior's whole tiles and the leftovers in one launch) "
-    "or whole (one GEMM, padded tiles)";
 
 DeviceInfo open_device(const DeviceOptions& opts) {
   DeviceInfo d = choose_device(opts.device);

@@ -29,15 +29,9 @@ void add_device_options(CLI::App& cmd, DeviceOptions& opts);
 // Chooses the device (errors list the devices) and prints which one is used to stderr.
 DeviceInfo open_device(const DeviceOptions& opts);
 
-// The --edges value of `bench` and `plan` as GemmOptions::force_edge_split and force_edge_groups:
-// "split" (apart, as three GEMMs), "fused" (in the same launch), "whole" (padded tiles: neither),
-// anything else ("auto") the planner's choice.
-struct EdgeToggles {
-  GemmOptions::Toggle split = GemmOptions::Toggle::Auto, groups = GemmOptions::Toggle::Auto;
-};
-EdgeToggles edges_toggles(const std::string& edges);
-// The --edges values, and what each does, for the options' help.
-extern const char* const kEdgesHelp;
+// The --edges value of `bench` and `plan` as GemmOptions::force_edge_split: "split" On, "whole"
+// Off, anything else ("auto") the planner's choice.
+GemmOptions::Toggle edges_toggle(const std::string& edges);
 
 // A plain text table with right-aligned numeric columns.
 class Table {

@@ -34,7 +34,7 @@ struct BenchOptions {
   double time_limit_s = 120, cpu_limit_s = 10, peak = 0;
   std::string csv, plot, plot_tool = "auto";
   uint64_t seed = 0;  // 0: from the clock
-  std::string edges = "auto";  // GemmOptions::force_edge_split and force_edge_groups of clgemm's rows
+  std::string edges = "auto";  // GemmOptions::force_edge_split of the clgemm implementation
 };
 
 // Milliseconds with four significant digits: 0.01234, 1.234, 1234.
@@ -157,7 +157,7 @@ void run_bench(const BenchOptions& o) {
 
   progress("loading implementations...");
   bench::ImplList impls =
-      bench::make_impls(o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat, edges_toggles(o.edges).split, edges_toggles(o.edges).groups});
+      bench::make_impls(o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat, edges_toggle(o.edges)});
   for (const auto& impl : impls)
     rep.impls.push_back({impl->info(), impl->unavailable(), bench::peak_applies(impl->info(), device)});
 
@@ -244,8 +244,10 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--plot-tool", o->plot_tool, "what draws --plot: gnuplot, matplotlib or auto (gnuplot if on PATH)")
       ->check(CLI::IsMember({"auto", "gnuplot", "matplotlib"}))
       ->capture_default_str();
-  cmd->add_option("--edges", o->edges, kEdgesHelp)
-      ->check(CLI::IsMember({"auto", "split", "fused", "whole"}))
+  cmd->add_option("--edges", o->edges,
+                  "how clgemm runs a C that its tiles do not divide: auto (the planner's choice), split (the "
+                  "interior and the leftover rows and columns as three GEMMs) or whole (one GEMM, padded tiles)")
+      ->check(CLI::IsMember({"auto", "split", "whole"}))
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the random inputs (default: from the clock; shape i uses seed + i)");
   cmd->callback([o] { run_bench(*o); });

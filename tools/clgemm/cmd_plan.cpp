@@ -19,7 +19,7 @@ struct PlanOptions {
   DeviceOptions dev;
   size_t m = 0, n = 0, k = 0;
   std::string path = "auto";
-  std::string edges = "auto";  // GemmOptions::force_edge_split and force_edge_groups
+  std::string edges = "auto";  // GemmOptions::force_edge_split
   std::string math = "fp32";   // GemmOptions::math
   bool run = false;
   int repeat = 10;
@@ -74,13 +74,11 @@ void run_plan(const PlanOptions& o) {
                   : o.path == "tensor" ? GemmPath::Tensor
                                        : GemmPath::Auto;
   go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
-  go.force_edge_split = edges_toggles(o.edges).split;
-  go.force_edge_groups = edges_toggles(o.edges).groups;
+  go.force_edge_split = edges_toggle(o.edges);
   const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
                         {"path", path_name(plan.path)},
-                        {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason},
-                        {"edge_groups", plan.edge_groups}};
+                        {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason}};
   // With the edges apart: the two strips' own plans (the rows below the interior, then the
   // columns right of it), as the call would run them.
   std::vector<std::pair<std::string, GemmPlan>> strips;
@@ -128,7 +126,9 @@ void add_plan_command(CLI::App& app) {
                   "arithmetic: fp32 (default), 3xtf32 (tensor cores at float32 accuracy) or tf32 (tensor cores, "
                   "inputs rounded to TF32); the tensor ones on NVIDIA GPUs of sm_80 and newer, fp32 elsewhere")
       ->check(CLI::IsMember({"fp32", "3xtf32", "tf32"}));
-  cmd->add_option("--edges", o->edges, kEdgesHelp)->check(CLI::IsMember({"auto", "split", "fused", "whole"}));
+  cmd->add_option("--edges", o->edges,
+                  "ragged edges of the packed path: auto, split (the interior and two strips as three GEMMs) or whole")
+      ->check(CLI::IsMember({"auto", "split", "whole"}));
   cmd->add_flag("--run", o->run, "also run it through the public API: first-call latency, then warm calls");
   cmd->add_option("--repeat,-r", o->repeat, "warm calls with --run")->check(CLI::Range(1, 100000));
   cmd->callback([o] { run_plan(*o); });

@@ -65,18 +65,6 @@
 // cut into S parts: plain split-K, built without the loop over segments.) Every part stores its partial tile in the workspace `ws`; the
 // last part of a tile to finish (an atomic count per tile) adds the parts in part order — the
 // result does not depend on which finished last — and writes C through the usual epilogue.
-//
-// EDGES = 1 (set by the host, never with SPLIT): ragged edges in the same launch. The grid holds
-// the interior's whole tiles (`interior_tiles_m` rows of them, as many columns as the grid has),
-// built without GUARD_M and GUARD_N, and after them more rows of work-groups that compute the
-// rows below the interior and the columns right of it. Why: at 1032³ the 64×128 tiles that give
-// 1024³ one block per SM make 153 blocks on 132 SMs, and the last row and column of tiles do a
-// whole tile's work for 8 useful rows or columns. The edges hold 1.6 % of C; computed element by
-// element, each edge group shares its elements' dot products among its work-items: `edge_slices`
-// parts of K per element, added up through local memory in part order. They run beside the
-// interior's single round of tiles, on the units it leaves free and on what each unit's one
-// block leaves of the others (a launch of their own would cost 13-16 µs of host time on the
-// H200, more than such a call takes).
 
 #ifndef MWG
 #define MWG 128     // rows of C per work-group
@@ -168,9 +156,6 @@
 #ifndef SK_LOOP
 #define SK_LOOP 0   // set by the host with SPLIT when a stream-K share spans tiles
 #endif
-#ifndef EDGES
-#define EDGES 0     // set by the host: work-groups past the interior's tiles compute the ragged edges
-#endif
 #ifndef NV_FENCE
 #define NV_FENCE 0  // set by the host on NVIDIA GPUs: device-wide fences in PTX (membar.gl)
 #endif
@@ -223,9 +208,6 @@
 #endif
 #if !A_KM && !SA
 #error "A in its stored (M×K) form must be staged in local memory"
-#endif
-#if EDGES && (SPLIT || GUARD_M || GUARD_N)
-#error "edge groups go with whole interior tiles, unsplit"
 #endif
 #if !A_KM && (KWG * MWG) % WGS != 0
 #error "the A tile must split evenly (in floats) over the work-items"
@@ -338,114 +320,13 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
   return (beta == 0.0f) ? t : t + beta * *c;
 }
 
-#if EDGES
-// Element (r, k) of op(A) and (k, c) of op(B), in floats, from the forms the host passes: At (K×M)
-// or A (M×K); B (K×N) or stored N×K. Offsets and leading dimensions arrive in units of a_t, b_t.
-#define A_UNIT ((A_KM && A_VEC) ? VWM : 1)
-#define B_UNIT ((B_KN && B_VEC) ? VWN : 1)
-#if A_KM
-#define EDGE_A(r, k) a[(size_t)(k) * lda + (r)]
-#else
-#define EDGE_A(r, k) a[(size_t)(r) * lda + (k)]
-#endif
-#if B_KN
-#define EDGE_B(k, c) b[(size_t)(k) * ldb + (c)]
-#else
-#define EDGE_B(k, c) b[(size_t)(c) * ldb + (k)]
-#endif
-
-// Elements of one edge segment: up to EDGE_RUN neighbours along the edge's thin side, each
-// work-item's sums in registers. One load of the long side's operand then feeds EDGE_RUN
-// multiply-adds (one load per multiply-add, element by element, left each edge group waiting on
-// its loads: H200, 1032³, 109 µs against 79 for the padded tiles split along K).
-#ifndef EDGE_RUN
-#define EDGE_RUN 8  // the host passes its kEdgeRun
-#endif
-
-// One edge group (EDGES; `edge` false: an interior group, nothing to do): its share of the
-// segments of the edges. The rows below the interior (h of them, all N columns) are cut, column
-// by column, into segments of up to EDGE_RUN rows; the columns right of it (w of them, the
-// interior's rows), row by row, into segments of up to EDGE_RUN columns. Neighbouring work-items
-// take neighbouring columns (below) or rows (right), so that the long operand's loads coalesce and
-// the thin one's are shared. A pass takes `per` segments; the work-items of slice s sum over the
-// s-th part of K, and slice 0 adds the parts (in part order) and stores alpha·sum + beta·C, one
-// element of the segments at a time through `sums` (local memory of at least WGS floats: the
-// tiles' buffers, unused here).
-inline void edge_group(const int M, const int N, const int K, const float alpha, const float beta,
-                       __global const a_t* A0, const ulong a_off_v, const int lda_v,
-                       __global const b_t* B0, const ulong b_off_v, const int ldb_v,
-                       __global float* C, const int ldc, const int interior_tiles_m, const int slices,
-                       const bool edge, const int lid, __local float* sums) {
-  __global const float* restrict a = (__global const float*)A0 + a_off_v * A_UNIT;
-  __global const float* restrict b = (__global const float*)B0 + b_off_v * B_UNIT;
-  const size_t lda = (size_t)lda_v * A_UNIT, ldb = (size_t)ldb_v * B_UNIT;
-  const int tiles_n = get_num_groups(0);
-  const int e = ((int)get_group_id(1) - interior_tiles_m) * tiles_n + (int)get_group_id(0);
-  const int groups = ((int)get_num_groups(1) - interior_tiles_m) * tiles_n;
-  const int mi = interior_tiles_m * MWG, ni = tiles_n * NWG;
-  const int h = M - mi, w = N - ni;  // the edges' thin sides
-  const int runs_h = (h + EDGE_RUN - 1) / EDGE_RUN, runs_w = (w + EDGE_RUN - 1) / EDGE_RUN;
-  const int below = runs_h * N, total = below + runs_w * mi;  // segments
-  // (An interior group has no segments: no passes.)
-  const int first = edge ? (int)((long)e * total / groups) : 0, last = edge ? (int)((long)(e + 1) * total / groups) : 0;
-  const int per = WGS / slices, j = lid % per, s = lid / per;  // s == slices: a spare work-item
-  const int chunk = (K + slices - 1) / slices;
-  const int k0 = s * chunk, k1 = min(K, k0 + chunk);
-  for (int base = first; base < last; base += per) {  // the same passes for the whole group
-    const int id = base + j;
-    // Segment id: its first element (row, col), and whether it runs down (below) or across.
-    int row = 0, col = 0, len = 0;
-    bool down = true;
-    if (id < last && id < below) {
-      row = mi + (id / N) * EDGE_RUN, col = id % N, len = min(EDGE_RUN, M - row);
-    } else if (id < last) {
-      const int r = id - below;
-      row = r % mi, col = ni + (r / mi) * EDGE_RUN, len = min(EDGE_RUN, N - col), down = false;
-    }
-    float acc[EDGE_RUN];
-#pragma unroll
-    for (int q = 0; q < EDGE_RUN; ++q) acc[q] = 0.0f;
-    if (down) {
-      for (int k = k0; k < k1 && len > 0; ++k) {
-        const float bk = EDGE_B(k, col);
-#pragma unroll
-        for (int q = 0; q < EDGE_RUN; ++q)
-          if (q < len) acc[q] = fma(EDGE_A(row + q, k), bk, acc[q]);
-      }
-    } else {
-      for (int k = k0; k < k1 && len > 0; ++k) {
-        const float ak = EDGE_A(row, k);
-#pragma unroll
-        for (int q = 0; q < EDGE_RUN; ++q)
-          if (q < len) acc[q] = fma(ak, EDGE_B(k, col + q), acc[q]);
-      }
-    }
-    // The parts of each element, added by slice 0. The passes' and elements' barriers are the
-    // same for every work-item of the group.
-#pragma unroll
-    for (int q = 0; q < EDGE_RUN; ++q) {
-      barrier(CLK_LOCAL_MEM_FENCE);  // the last sums have been read
-      sums[lid] = acc[q];
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (s == 0 && q < len) {
-        float sum = sums[j];
-        for (int p = 1; p < slices; ++p) sum += sums[p * per + j];
-        __global float* c = C + (size_t)(down ? row + q : row) * ldc + (down ? col : col + q);
-        *c = epilogue(sum, alpha, beta, c);
-      }
-    }
-  }
-}
-#endif
-
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICE)))
 void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
            __global const a_t* restrict A0, const ulong a_off_v, const int lda_v,
            __global const b_t* restrict B0, const ulong b_off_v, const int ldb_v,
            __global float* restrict C0, const ulong c_offset, const int ldc,
            const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups,
-           __global floatN* restrict ws, __global int* restrict counters,
-           const int interior_tiles_m, const int edge_slices) {
+           __global floatN* restrict ws, __global int* restrict counters) {
   const int lid2 = get_local_id(1) * NDIMC + get_local_id(0);  // place in the slice
 #if KSLICE > 1
   const int slice = get_local_id(2);
@@ -491,18 +372,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   __local floatN Bs[NBUF][KWG][NWGV + PADB];
 #endif
 #endif
-#if EDGES && !SA && !SB
-  __local float edge_sums[WGS];
-#endif
-#if EDGES
-  // An edge group runs no K-steps and stores no tile: it computes its edge elements after the
-  // epilogue, where the interior's groups find no elements to compute. (Both go through the same
-  // barriers, outside any branch: PoCL 3.1 miscompiled the tile code's barriers behind an early
-  // return.)
-  const bool edge = (int)get_group_id(1) >= interior_tiles_m;
-#else
-  const bool edge = false;
-#endif
   // Which tile of C this group computes, and over which K range. With SPLIT the groups form one
   // row: first the whole tiles, numbered row by row, then the stream-K groups, each going through
   // its segments: K-steps [it, seg_end) of split tile r.
@@ -545,7 +414,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     const int k_end = part < 0 ? Kp : (int)((long)(part + 1) * steps / SPLITS) * KWG;
 #endif
 #else
-  const int k_begin = 0, k_end = edge ? 0 : Kp;
+  const int k_begin = 0, k_end = Kp;
 #endif
 #if SPLIT
   const int m0v = (tile / tiles_n) * MWGV;  // this group's tile origin, in vectors
@@ -891,21 +760,9 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   barrier(CLK_LOCAL_MEM_FENCE);      // the next segment's copies reuse the local tiles
   }  // the segment loop (or block)
 #else
-  if (slice == 0 && !edge) {
+  if (slice == 0) {
     STORE_C(ACC)
   }
-#endif
-#if EDGES
-  edge_group(M, N, K, alpha, beta, A0, a_off_v, lda_v, B0, b_off_v, ldb_v, C0 + c_offset, ldc, interior_tiles_m,
-             edge_slices, edge, lid,
-#if SA
-             (__local float*)As
-#elif SB
-             (__local float*)Bs
-#else
-             edge_sums
-#endif
-  );
 #endif
 }
 #if KSLICE > 1
