@@ -69,7 +69,30 @@ def tables(doc, use_tflops, only):
             out.append(f"| {m}×{n}×{k} | " + " | ".join(cells) + f" | {rc} |")
     if notes:
         out += ["", "Notes:"] + [f"- {n}" for n in notes]
+    out += odd_neighbours(doc, only)
     return "\n".join(out)
+
+
+def odd_neighbours(doc, only):
+    """The odd sizes against their neighbouring multiple of 128, a column per implementation
+    (files from before the report had them have none)."""
+    pairs = [o for o in doc.get("odd_neighbours", []) if not only or o["impl"] in only]
+    if not pairs:
+        return []
+    impls, sides = [], []
+    for o in pairs:
+        if o["impl"] not in impls:
+            impls.append(o["impl"])
+        if o["odd"] not in sides:
+            sides.append(o["odd"])
+    change = {(o["odd"], o["impl"]): o["change"] for o in pairs}
+    out = ["", "**odd sizes against the neighbouring multiple of 128** (GFLOP/s ratio − 1)", "",
+           "| odd shape | neighbour | " + " | ".join(impls) + " |", "| --- | --- |" + " ---: |" * len(impls)]
+    for s in sides:
+        n = s // 129 * 128
+        cells = [f"{100 * change[(s, i)]:+.1f} %" if (s, i) in change else "" for i in impls]
+        out.append(f"| {s}³ | {n}³ | " + " | ".join(cells) + " |")
+    return out
 
 
 def main():

@@ -11,6 +11,30 @@ const ImplEntry* Report::impl(const std::string& name) const {
 
 namespace {
 bool usable(const Result& r) { return r.outcome == Outcome::Ok && r.timed(); }
+
+bool cube(const Shape& s) { return s.m == s.n && s.n == s.k; }
+
+// Every usable odd cube (side 129·j) with a usable neighbour (side 128·j) of the same
+// implementation: the nearest in run order, an earlier one on a tie.
+std::vector<OddNeighbour> odd_neighbours(const std::vector<Result>& results) {
+  std::vector<OddNeighbour> out;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Result& odd = results[i];
+    if (!usable(odd) || !cube(odd.shape) || odd.shape.m % 129 != 0) continue;
+    const size_t side = odd.shape.m / 129 * 128;
+    size_t best = results.size(), distance = 0;
+    for (size_t j = 0; j < results.size(); ++j) {
+      const Result& r = results[j];
+      if (!usable(r) || r.impl != odd.impl || !cube(r.shape) || r.shape.m != side) continue;
+      const size_t d = j < i ? i - j : j - i;
+      if (best == results.size() || d < distance) best = j, distance = d;
+    }
+    if (best == results.size()) continue;
+    const Result& n = results[best];
+    out.push_back({odd.impl, odd.shape, n.shape, odd.gflops, n.gflops, odd.gflops / n.gflops - 1});
+  }
+  return out;
+}
 }  // namespace
 
 void finish_report(Report& rep) {
@@ -44,6 +68,7 @@ void finish_report(Report& rep) {
     rep.comparisons.push_back(c);
     i = end;
   }
+  rep.odd_neighbours = odd_neighbours(rep.results);
 }
 
 }  // namespace clgemm::bench

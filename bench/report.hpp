@@ -25,6 +25,16 @@ struct Comparison {
   double ratio = 0;           // clgemm over best peer; 0 when either is missing
 };
 
+// An odd size (N×N×N, N a multiple of 129) beside its neighbour (the multiple of 128 below it)
+// for one implementation: the odd-size goal's ratio. Where the run measured the neighbour more
+// than once (square and odd-pairs presets together), the measurement nearest in run order counts.
+struct OddNeighbour {
+  std::string impl;
+  Shape odd, neighbour;
+  double odd_gflops = 0, neighbour_gflops = 0;
+  double change = 0;  // odd_gflops / neighbour_gflops - 1: -0.1 is 10 % slower
+};
+
 struct ImplEntry {
   ImplInfo info;
   std::string unavailable;  // empty when it could run in this process
@@ -40,11 +50,13 @@ struct Report {
   std::vector<ImplEntry> impls;
   std::vector<Result> results;
   std::vector<Comparison> comparisons;  // one per shape, filled by finish_report()
+  std::vector<OddNeighbour> odd_neighbours;  // filled by finish_report(), in run order of the odd sizes
 
   const ImplEntry* impl(const std::string& name) const;
 };
 
-// Fills each result's percent_peak and vs_clgemm, and the per-shape comparisons.
+// Fills each result's percent_peak and vs_clgemm, the per-shape comparisons and the odd sizes
+// against their neighbours (correct, timed results only).
 void finish_report(Report& report);
 
 }  // namespace clgemm::bench

@@ -47,6 +47,20 @@ std::vector<Shape> odd_preset(const SizeLimits& l) {
   return out;
 }
 
+// Each odd size of the odd preset right after its neighbour, the multiple of 128 below it (129·j
+// after 128·j), all in one group. The odd-size goal compares the two; measured back to back, they
+// see the same state of the device (clocks, caches, the driver's queues) instead of runs minutes
+// apart, and the report lists their ratio (Report::odd_neighbours).
+std::vector<Shape> odd_pairs_preset(const SizeLimits& l) {
+  std::vector<Shape> out;
+  for (const Shape& odd : odd_preset(l)) {
+    const size_t neighbour = odd.m / 129 * 128;
+    if (neighbour >= l.min_size) out.push_back(square(neighbour, "odd pairs"));
+    out.push_back(square(odd.m, "odd pairs"));
+  }
+  return out;
+}
+
 // The largest power-of-two sizes L from max(min_size, 512) up to max_size (or max_size alone
 // when it is smaller than 512).
 std::vector<size_t> large_powers(const SizeLimits& l, size_t floor) {
@@ -83,7 +97,7 @@ std::vector<Shape> rect_preset(const SizeLimits& l) {
 [[noreturn]] void bad_item(const std::string& item, const std::string& why) {
   throw Error(Status::InvalidArgument, "--sizes: '" + item + "' " + why +
                                            " (expected N, MxNxK, A:B, A:B:STEP, A:B:xFACTOR or a preset: "
-                                           "square, odd, skinny, rect)");
+                                           "square, odd, odd-pairs, skinny, rect)");
 }
 
 size_t parse_count(const std::string& text, const std::string& item) {
@@ -139,6 +153,8 @@ std::vector<Shape> parse_range(const std::string& item) {
 std::vector<std::pair<std::string, std::string>> preset_descriptions() {
   return {{"square", "N×N×N for N a power of two or a midpoint between two (64, 96, 128, 192, ...)"},
           {"odd", "N×N×N for N a multiple of 129 (129, 258, 387, 516, 774, ...) up to the largest that fits"},
+          {"odd-pairs", "the odd sizes, each right after its neighbouring multiple of 128 (128, 129, 256, 258, ...); "
+                        "the report lists each odd size against its neighbour"},
           {"skinny", "16×L×L and L×16×L for L a power of two from 512"},
           {"rect", "2L×L×(L/2) and (L/2)×L×2L (the work of an L³ cube) for L a power of two from 256 to max/2"}};
 }
@@ -148,9 +164,10 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
     throw Error(Status::InvalidArgument, "size limits: need 1 <= min-size <= max-size");
   if (name == "square") return square_preset(limits);
   if (name == "odd") return odd_preset(limits);
+  if (name == "odd-pairs") return odd_pairs_preset(limits);
   if (name == "skinny") return skinny_preset(limits);
   if (name == "rect") return rect_preset(limits);
-  throw Error(Status::InvalidArgument, "unknown size preset '" + name + "' (square, odd, skinny, rect)");
+  throw Error(Status::InvalidArgument, "unknown size preset '" + name + "' (square, odd, odd-pairs, skinny, rect)");
 }
 
 std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits) {

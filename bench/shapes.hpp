@@ -36,7 +36,7 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits);
 //   A:B        squares A, 2A, 4A, ... up to B    (group "square")
 //   A:B:S      squares A, A+S, A+2S, ... up to B
 //   A:B:xF     squares A, A·F, A·F², ... up to B (F > 1)
-//   a preset   square, odd, skinny, rect         (bounded by `limits`)
+//   a preset   square, odd, odd-pairs, skinny, rect (bounded by `limits`)
 // Duplicates are dropped; order is kept. Errors throw Error(InvalidArgument) naming the item.
 std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits);
 

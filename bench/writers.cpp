@@ -91,6 +91,14 @@ nlohmann::json to_json(const Report& rep) {
                                   {"best_peer", c.best_peer},
                                   {"best_peer_gflops", number_or_null(c.best_peer_gflops, c.best_peer_gflops > 0)},
                                   {"ratio", number_or_null(c.ratio, c.ratio > 0)}});
+  doc["odd_neighbours"] = nlohmann::json::array();
+  for (const auto& o : rep.odd_neighbours)
+    doc["odd_neighbours"].push_back({{"impl", o.impl},
+                                     {"odd", o.odd.m},
+                                     {"neighbour", o.neighbour.m},
+                                     {"odd_gflops", o.odd_gflops},
+                                     {"neighbour_gflops", o.neighbour_gflops},
+                                     {"change", o.change}});
   return doc;
 }
 

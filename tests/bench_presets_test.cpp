@@ -42,6 +42,15 @@ TEST(BenchPresets, OddIsMultiplesOf129UpToTheLargestThatFits) {
   }
 }
 
+TEST(BenchPresets, OddPairsPutEachOddSizeRightAfterItsNeighbour) {
+  const auto s = preset("odd-pairs", {64, 1024});
+  EXPECT_EQ(sides(s), (std::vector<size_t>{128, 129, 256, 258, 384, 387, 512, 516, 768, 774, 896, 903}));
+  EXPECT_TRUE(all_square(s));
+  for (const auto& x : s) EXPECT_EQ(x.group, "odd pairs");
+  EXPECT_EQ(sides(preset("odd-pairs", {200, 600})), (std::vector<size_t>{256, 258, 384, 387, 512, 516}));
+  EXPECT_EQ(sides(preset("odd-pairs", {129, 200})), (std::vector<size_t>{129})) << "128 is below min-size";
+}
+
 TEST(BenchPresets, SkinnyHasOneDimensionOf16AndTwoLarge) {
   const auto s = preset("skinny", {64, 8192});
   EXPECT_EQ(s.size(), 10u);  // L = 512 ... 8192, for m = 16 and for n = 16

@@ -117,6 +117,48 @@ TEST(BenchWriters, JsonHoldsEverythingAndNullForUnknowns) {
   EXPECT_TRUE(doc["comparisons"][1]["ratio"].is_null());
 }
 
+// 256³ measured twice (square, then the odd-pairs preset right before 258³): the later, adjacent
+// one counts. 129³ has no neighbour in the run; clblast's 387³ is wrong and its 384³ untimed.
+TEST(BenchReport, OddSizesAgainstTheNearestNeighbourOfTheSameImplementation) {
+  Report rep;
+  rep.impls = {entry("clgemm", false), entry("clblast", true)};
+  const auto cube = [](size_t n, const char* group) { return Shape{n, n, n, group, n}; };
+  const double f256 = 2.0 * 256 * 256 * 256, f258 = 2.0 * 258 * 258 * 258, f384 = 2.0 * 384 * 384 * 384,
+               f387 = 2.0 * 387 * 387 * 387;
+  rep.results = {timed(cube(256, "square"), "clgemm", f256 / 1e9 / 1000),  // 1000 GFLOP/s
+                 timed(cube(129, "odd"), "clgemm", 1e-5),
+                 timed(cube(256, "odd pairs"), "clgemm", f256 / 1e9 / 2000),  // 2000 GFLOP/s
+                 timed(cube(256, "odd pairs"), "clblast", f256 / 1e9 / 500),
+                 timed(cube(258, "odd pairs"), "clgemm", f258 / 1e9 / 1800),
+                 timed(cube(258, "odd pairs"), "clblast", f258 / 1e9 / 600),
+                 timed(cube(384, "odd pairs"), "clgemm", f384 / 1e9 / 4000),
+                 timed(cube(387, "odd pairs"), "clgemm", f387 / 1e9 / 5000),
+                 timed(cube(387, "odd pairs"), "clblast", 1.0, Outcome::Wrong)};
+  Result untimed;
+  untimed.shape = cube(384, "odd pairs");
+  untimed.impl = "clblast";
+  untimed.outcome = Outcome::Ok;
+  rep.results.insert(rep.results.begin() + 6, untimed);
+  finish_report(rep);
+  ASSERT_EQ(rep.odd_neighbours.size(), 3u);
+  const OddNeighbour& a = rep.odd_neighbours[0];
+  EXPECT_EQ(a.impl, "clgemm");
+  EXPECT_EQ(a.odd.m, 258u);
+  EXPECT_EQ(a.neighbour.m, 256u);
+  EXPECT_EQ(a.neighbour.group, "odd pairs") << "the adjacent measurement, not the square preset's";
+  EXPECT_NEAR(a.neighbour_gflops, 2000, 1e-6);
+  EXPECT_NEAR(a.change, -0.1, 1e-9);
+  EXPECT_EQ(rep.odd_neighbours[1].impl, "clblast");
+  EXPECT_NEAR(rep.odd_neighbours[1].change, 0.2, 1e-9);
+  EXPECT_EQ(rep.odd_neighbours[2].odd.m, 387u);
+  EXPECT_NEAR(rep.odd_neighbours[2].change, 0.25, 1e-9);
+  const nlohmann::json doc = nlohmann::json::parse(to_json(rep).dump());
+  ASSERT_EQ(doc["odd_neighbours"].size(), 3u);
+  EXPECT_EQ(doc["odd_neighbours"][0]["odd"], 258);
+  EXPECT_EQ(doc["odd_neighbours"][0]["neighbour"], 256);
+  EXPECT_NEAR(doc["odd_neighbours"][0]["change"].get<double>(), -0.1, 1e-9);
+}
+
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> out(1);
   bool quoted = false;

@@ -12,6 +12,7 @@
 #include "bench/writers.hpp"
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -127,6 +128,34 @@ void print_summary(const bench::Report& rep, std::ostream& os) {
   t.print(os);
 }
 
+// The odd sizes against their neighbours, a row per odd size and a column per implementation
+// (only where the run measured both; the odd-pairs preset measures them back to back).
+void print_odd_neighbours(const bench::Report& rep, std::ostream& os) {
+  if (rep.odd_neighbours.empty()) return;
+  std::vector<std::string> impls;
+  std::vector<size_t> sides;
+  for (const auto& o : rep.odd_neighbours) {
+    if (std::find(impls.begin(), impls.end(), o.impl) == impls.end()) impls.push_back(o.impl);
+    if (std::find(sides.begin(), sides.end(), o.odd.m) == sides.end()) sides.push_back(o.odd.m);
+  }
+  std::vector<std::string> header = {"odd shape", "neighbour"};
+  header.insert(header.end(), impls.begin(), impls.end());
+  Table t(header);
+  for (size_t side : sides) {
+    std::vector<std::string> row = {shape_text({side, side, side}), shape_text({side / 129 * 128, side / 129 * 128, side / 129 * 128})};
+    for (const auto& name : impls) {
+      std::string cell = "-";
+      for (const auto& o : rep.odd_neighbours)
+        if (o.odd.m == side && o.impl == name) cell = (o.change >= 0 ? "+" : "") + fixed(100 * o.change, 1) + " %";
+      row.push_back(cell);
+    }
+    t.add(row);
+  }
+  os << "\nOdd sizes against the neighbouring multiple of 128 (GFLOP/s of N = 129·j over N = 128·j, minus 1; "
+        "each implementation against itself):\n\n";
+  t.print(os);
+}
+
 bench::CallSettings call_settings(const BenchOptions& o) {
   bench::CallSettings s;
   s.layout = o.layout == "col" ? Layout::ColMajor : Layout::RowMajor;
@@ -177,6 +206,7 @@ void run_bench(const BenchOptions& o) {
     print_header(rep, std::cout);
     print_results(rep, std::cout);
     print_summary(rep, std::cout);
+    print_odd_neighbours(rep, std::cout);
   }
   // After the table, so that a missing plotting tool costs the picture and not the results.
   if (!o.plot.empty()) {
