@@ -142,7 +142,8 @@ void print_odd_neighbours(const bench::Report& rep, std::ostream& os) {
   header.insert(header.end(), impls.begin(), impls.end());
   Table t(header);
   for (size_t side : sides) {
-    std::vector<std::string> row = {shape_text({side, side, side}), shape_text({side / 129 * 128, side / 129 * 128, side / 129 * 128})};
+    const size_t neighbour = side / 129 * 128;
+    std::vector<std::string> row = {shape_text({side, side, side}), shape_text({neighbour, neighbour, neighbour})};
     for (const auto& name : impls) {
       std::string cell = "-";
       for (const auto& o : rep.odd_neighbours)
