@@ -83,13 +83,12 @@ def odd_neighbours(doc, only):
     for o in pairs:
         if o["impl"] not in impls:
             impls.append(o["impl"])
-        if o["odd"] not in sides:
-            sides.append(o["odd"])
+        if (o["odd"], o["neighbour"]) not in sides:
+            sides.append((o["odd"], o["neighbour"]))
     change = {(o["odd"], o["impl"]): o["change"] for o in pairs}
     out = ["", "**odd sizes against the neighbouring multiple of 128** (GFLOP/s ratio − 1)", "",
            "| odd shape | neighbour | " + " | ".join(impls) + " |", "| --- | --- |" + " ---: |" * len(impls)]
-    for s in sides:
-        n = s // 129 * 128
+    for s, n in sides:
         cells = [f"{100 * change[(s, i)]:+.1f} %" if (s, i) in change else "" for i in impls]
         out.append(f"| {s}³ | {n}³ | " + " | ".join(cells) + " |")
     return out

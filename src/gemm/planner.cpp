@@ -265,7 +265,7 @@ std::string GemmPlan::describe() const {
   if (path == GemmPath::Tall)
     os << "tall: one kernel that streams op(A) in place along k, with op(B) from the caches (";
   else if (path == GemmPath::Tensor)
-    os << "tensor: xmma kernel on tensor cores, " << (params.count("TERMS") && params.at("TERMS") == 1 ? "TF32" : "3xTF32")
+    os << "tensor: xmma kernel on tensor cores, " << (detail::tf32_terms(params) ? "TF32" : "3xTF32")
        << ", on packed operands (";
   else if (path == GemmPath::Packed)
     os << "packed: xgemm kernel on packed operands (";

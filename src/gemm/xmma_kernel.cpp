@@ -11,6 +11,8 @@ long xmma_threads(const KernelParams& ps) { return (p(ps, "BM") / p(ps, "WM")) *
 
 long terms_of(Math math) { return math == Math::Tf32 ? 1 : 3; }
 
+bool tf32_terms(const KernelParams& ps) { return ps.count("TERMS") && ps.at("TERMS") == terms_of(Math::Tf32); }
+
 namespace {
 
 // Accumulators (twice with FK > 1), one k-step's fragments (hi and lo with 3 terms), and about

@@ -167,7 +167,7 @@ class CandidateBench {
       return m;
     }
     const double err = cpu::relative_error(c_.data(), ref_.data(), c_.size());
-    const bool tf32 = kernel == "xmma" && ps.count("TERMS") && ps.at("TERMS") == 1;
+    const bool tf32 = kernel == "xmma" && tf32_terms(ps);
     if (!(err <= cpu::gemm_tolerance(s_.k, tf32))) {
       m.outcome = Measurement::Wrong;
       m.note = "wrong result, relative error " + std::to_string(err);

@@ -133,16 +133,16 @@ void print_summary(const bench::Report& rep, std::ostream& os) {
 void print_odd_neighbours(const bench::Report& rep, std::ostream& os) {
   if (rep.odd_neighbours.empty()) return;
   std::vector<std::string> impls;
-  std::vector<size_t> sides;
+  std::vector<std::pair<size_t, size_t>> sides;  // (odd, neighbour), in run order
   for (const auto& o : rep.odd_neighbours) {
     if (std::find(impls.begin(), impls.end(), o.impl) == impls.end()) impls.push_back(o.impl);
-    if (std::find(sides.begin(), sides.end(), o.odd.m) == sides.end()) sides.push_back(o.odd.m);
+    const std::pair<size_t, size_t> pair{o.odd.m, o.neighbour.m};
+    if (std::find(sides.begin(), sides.end(), pair) == sides.end()) sides.push_back(pair);
   }
   std::vector<std::string> header = {"odd shape", "neighbour"};
   header.insert(header.end(), impls.begin(), impls.end());
   Table t(header);
-  for (size_t side : sides) {
-    const size_t neighbour = side / 129 * 128;
+  for (const auto& [side, neighbour] : sides) {
     std::vector<std::string> row = {shape_text({side, side, side}), shape_text({neighbour, neighbour, neighbour})};
     for (const auto& name : impls) {
       std::string cell = "-";
