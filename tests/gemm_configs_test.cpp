@@ -93,6 +93,29 @@ const std::vector<Config> kConfigs = {
     // The sm_90 small entry's 16×16 tiles in 4 slices of 8×8 work-items (up to about 180³).
     {GemmPath::Packed, {{"MWG", 16}, {"NWG", 16}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
                         {"ASYNC", 3}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 2}, {"KSLICE", 4}}},
+    // ALK: a row-major A read in place stays M×K in local memory (vectors of 4 along K where its
+    // rows are aligned, element by element at offsets 3/13). Double-buffered and padded; sliced
+    // K with two chunks of KUNROLL per slice; B from global memory; then the cp.async pipeline:
+    // the large entry's tiles, warp tiling with 3 stages, and sliced K (twice: 288 vectors of A
+    // for 576 work-items in the second).
+    {GemmPath::Packed, {{"MWG", 64}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
+                        {"DB", 1}, {"PADA", 1}, {"STRM", 0}, {"KUNROLL", 8}, {"PACKA", 0}, {"ALK", 4}}},
+    {GemmPath::Packed, {{"MWG", 32}, {"NWG", 64}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 4}, {"VWN", 4},
+                        {"KUNROLL", 4}, {"KSLICE", 2}, {"PACKA", 0}, {"ALK", 2}}},
+    {GemmPath::Packed, {{"MWG", 32}, {"NWG", 32}, {"KWG", 8}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 2},
+                        {"SB", 0}, {"KUNROLL", 8}, {"PACKA", 0}, {"ALK", 4}}},
+    // ... with fewer vectors of A than work-items (64 for 128: half of them copy none).
+    {GemmPath::Packed, {{"MWG", 16}, {"NWG", 32}, {"KWG", 16}, {"MDIMC", 8}, {"NDIMC", 16}, {"VWM", 2}, {"VWN", 2},
+                        {"KUNROLL", 8}, {"PACKA", 0}, {"ALK", 4}}},
+    {GemmPath::Packed, {{"MWG", 128}, {"NWG", 128}, {"KWG", 16}, {"MDIMC", 16}, {"NDIMC", 16}, {"VWM", 4}, {"VWN", 4},
+                        {"PADA", 1}, {"ASYNC", 2}, {"MINWG", 2}, {"PACKA", 0}, {"ALK", 4}}},
+    {GemmPath::Packed, {{"MWG", 64}, {"NWG", 64}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 4}, {"VWN", 4},
+                        {"ASYNC", 3}, {"WX", 8}, {"STRM", 0}, {"PACKA", 0}, {"ALK", 2}}},
+    {GemmPath::Packed, {{"MWG", 32}, {"NWG", 32}, {"KWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 2},
+                        {"ASYNC", 2}, {"KUNROLL", 8}, {"KSLICE", 2}, {"PACKA", 0}, {"ALK", 4}}},
+    {GemmPath::Packed, {{"MWG", 24}, {"NWG", 24}, {"KWG", 48}, {"MDIMC", 12}, {"NDIMC", 12}, {"VWM", 2}, {"VWN", 2},
+                        {"ASYNC", 2}, {"PACKA", 0}, {"PADA", 1}, {"PADB", 1}, {"STRM", 0}, {"KUNROLL", 4}, {"KSLICE", 4},
+                        {"ALK", 4}}},
 };
 
 // Whether this device can run a configuration at all (the cp.async ones need an NVIDIA GPU).
@@ -140,6 +163,10 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
       {{"WX", 8}, {"NDIMC", 4}},                            // WX larger than NDIMC
       {{"KSLICE", 3}},                                      // slices: 1, 2 or 4
       {{"KWG", 16}, {"KUNROLL", 8}, {"KSLICE", 4}},         // a slice's 4 k are not a chunk of 8
+      {{"ALK", 4}, {"PACKA", 1}},                           // ALK is for an A read in place
+      {{"ALK", 3}, {"PACKA", 0}},                           // ALK: 2 or 4
+      {{"ALK", 4}, {"PACKA", 0}, {"KUNROLL", 2}},           // ALK must divide KUNROLL
+      {{"ALK", 2}, {"PACKA", 0}, {"SA", 0}},                // ALK keeps A's tile in local memory
   };
   for (const auto& ps : invalid) {
     try {

@@ -271,7 +271,9 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   } else {
     a_packed = async ? p(ps, "PACKA") != 0 : !(p(ps, "SA") && !p(ps, "PACKA"));
     a_km = a_packed;
-    a_vec = true;  // means nothing for A_KM = 0: the stored form is always read element by element
+    // For A_KM = 0, whether A's rows go in vectors of 4 along K; only ALK reads them so (the
+    // transposing copies go element by element).
+    a_vec = a_packed || (p(ps, "ALK") > 0 && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4));
   }
   const bool b_vec_ok = !g.trans_b && g.n % vwn == 0 && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
   const bool b_packed = !b_vec_ok && (!async || plan.pack_b);
@@ -311,7 +313,7 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
                               flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && nvidia);
   // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
   // operand arrives in vectors, floats otherwise.
-  const size_t a_unit = a_km && a_vec ? vwm : 1, b_unit = b_kn && b_vec ? vwn : 1;
+  const size_t a_unit = a_km && a_vec ? vwm : !a_km && a_vec ? 4 : 1, b_unit = b_kn && b_vec ? vwn : 1;
 
   // Build everything and allocate before enqueueing anything.
   // MINWG caps the registers of the unsplit kernel only: split builds need 148-172 registers for

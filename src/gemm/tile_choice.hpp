@@ -99,8 +99,9 @@ struct TilePick {
 };
 
 // The candidate (with its best split, when `allow_split`) predicted fastest at `call`; the first
-// candidate (the tuned entry) is kept unless another is predicted at least 10 % faster
-// (candidates must not be empty).
+// candidate (the tuned entry) is kept unless another is predicted at least 10 % faster, or 5 %
+// where both predictions are measurements at `call` itself, with the split they were measured
+// with (points; candidates must not be empty).
 TilePick pick_tile(const std::vector<TileCandidate>& candidates, const GemmShape& call, size_t units,
                    bool allow_split = true);
 

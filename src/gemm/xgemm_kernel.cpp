@@ -71,6 +71,12 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         // their sums in local memory at the end. More warps per SM for the small tiles, whose
         // one warp per scheduler waits on every load and dependent instruction.
         {"KSLICE", 1, 1, "slices of work-items that share each tile's K-depth (sliced K)", {1, 2, 4}},
+        // With PACKA = 0, a row-major A read in place can stay in local memory as it is stored
+        // (M×K, copied in 16-byte pieces along K) instead of being transposed on its way there
+        // (4-byte copies); the K loop then reads ALK k of a row at once. No packing kernel and
+        // no 4-byte copies, for ALK - 1 more registers per row of a work-item.
+        {"ALK", 0, 0, "read in place, keep a row-major A's tile as stored, ALK k per local read (0: transpose it)",
+         {0, 2, 4}},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -124,6 +130,14 @@ const GemmKernelDescriptor& xgemm_descriptor() {
            const long n = p(ps, "MINWG");
            return n == 0 || (n >= 1 && n <= 4 && dev.vendor.find("NVIDIA") != std::string::npos && n * wgs(ps) <= 2048);
          }},
+        {"ALK: 0, or 2 or 4 dividing KUNROLL, with A read in place (PACKA = 0) and staged, and K-steps of whole "
+         "vectors of 4",
+         [](const KernelParams& ps, const DeviceInfo&) {
+           const long alk = p(ps, "ALK");
+           if (alk == 0) return true;
+           return (alk == 2 || alk == 4) && p(ps, "KUNROLL") % alk == 0 && p(ps, "PACKA") == 0 && p(ps, "SA") &&
+                  p(ps, "KWG") % 4 == 0;
+         }},
         {"at most 256 accumulators per work-item",
          [](const KernelParams& ps, const DeviceInfo&) {
            return (p(ps, "MWG") / p(ps, "MDIMC")) * (p(ps, "NWG") / p(ps, "NDIMC")) <= 256;
@@ -156,7 +170,10 @@ const GemmKernelDescriptor& xgemm_descriptor() {
     d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "MWG")), size_t(p(ps, "NWG"))); };
     d.local_bytes = [](const KernelParams& ps) {
       const size_t bufs = p(ps, "ASYNC") ? p(ps, "ASYNC") : p(ps, "DB") ? 2 : 1;
-      const size_t a = p(ps, "SA") ? size_t(p(ps, "KWG")) * (p(ps, "MWG") + p(ps, "PADA") * p(ps, "VWM")) : 0;
+      // With ALK, the tile of a row-major A read in place is M×K (rows of KWG + 4·PADA floats);
+      // the call decides which form A takes, so count the larger.
+      size_t a = p(ps, "SA") ? size_t(p(ps, "KWG")) * (p(ps, "MWG") + p(ps, "PADA") * p(ps, "VWM")) : 0;
+      if (p(ps, "SA") && p(ps, "ALK")) a = std::max(a, size_t(p(ps, "MWG")) * (p(ps, "KWG") + 4 * p(ps, "PADA")));
       const size_t b = p(ps, "SB") ? size_t(p(ps, "KWG")) * (p(ps, "NWG") + p(ps, "PADB") * p(ps, "VWN")) : 0;
       if (p(ps, "KSLICE") <= 1) return bufs * (a + b) * sizeof(float);
       // Sliced K: the slices' sums share the tiles' memory (a union in xgemm.cl); C aligns B's
@@ -171,6 +188,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
       // ladder rungs (rung 6: estimate 120, reported 125).
       const size_t mwi = p(ps, "MWG") / p(ps, "MDIMC"), nwi = p(ps, "NWG") / p(ps, "NDIMC");
       size_t regs = mwi * nwi + mwi + nwi + 24;
+      if (p(ps, "ALK")) regs += mwi * (p(ps, "ALK") - 1);  // ALK k of each row at once
       if (p(ps, "DB")) {
         const size_t w = wgs(ps);
         if (p(ps, "SA")) regs += p(ps, "KWG") * p(ps, "MWG") / w;

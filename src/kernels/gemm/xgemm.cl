@@ -42,7 +42,8 @@
 //   B is K×N, rows of ldb_v vectors of VWN floats.
 // With the cp.async pipeline (ASYNC) every operand is read in place, in whatever form it comes:
 //   A_VEC = 0: At element by element (M, lda or the offset not on VWM boundaries);
-//   A_KM = 0:  A (M×K) element by element, each float copied to its transposed place;
+//   A_KM = 0:  A (M×K) element by element, each float copied to its transposed place (or, with
+//              ALK, kept as it is stored: see below);
 //   B_VEC = 0: B (K×N) element by element, or in pairs of floats (B_PAIRS = 1: N, ldb and the
 //             offset even, as at 258 or 774 columns, where VWN = 4 vectors do not fit);
 //   B_KN = 0:  B stored N×K (op(B) = Bᵀ), transposed so.
@@ -50,6 +51,13 @@
 //   kernel before the GEMM (which at mid sizes cost more than the copies; docs/tuning.md).
 //   A transposing copy moves 4 rows × 8 k per warp: 32-byte pieces of 4 rows from global memory,
 //   and, with a local row length of 4 (mod 32) floats (PADA = 1 with VWM = 4), 32 different banks.
+// ALK (2 or 4; tunable, with A_KM = 0 only): A's tile stays in local memory as the caller stores
+// it, a row of KWG k (plus 4·PADA floats of padding) per m, so that it arrives in 16-byte pieces
+// along K (A_VEC = 1: lda and the offsets on 4-float boundaries; element by element otherwise)
+// instead of being transposed on its way. The K loop then reads ALK k of each of a work-item's
+// rows at once and multiplies them over ALK steps: as many bytes of local memory per multiply-add
+// as the transposed layout, in as many loads for ALK = 4, but without a packing kernel before the
+// GEMM and without 4-byte copies (which made the transposing form 21 % slower at 4096³).
 // GUARD_M, GUARD_N, GUARD_K: loads outside M, N or K read zero, so operands need no padding when
 // the shape is not a multiple of the tile (the host sets them only then). C is the caller's
 // matrix: M×N inside a buffer with leading dimension ldc and offset c_offset; stores are guarded,
@@ -114,6 +122,9 @@
 #ifndef ASYNC
 #define ASYNC 0     // stages of the cp.async pipeline (0: off)
 #endif
+#ifndef ALK
+#define ALK 0       // A (M×K) kept in local memory as stored, read ALK k at a time (0: transposed)
+#endif
 #ifndef KSLICE
 #define KSLICE 1    // slices of work-items sharing each tile's K-depth (sliced K)
 #endif
@@ -169,6 +180,13 @@
 #define WIS (MDIMC * NDIMC) // work-items of one slice: one per block of C
 #define WGS (WIS * KSLICE)  // work-items per group: all of them copy tiles
 #define KSL (KWG / KSLICE)  // k of each tile that one slice multiplies
+#define A_MK (!A_KM && ALK)  // A's local tile is M×K, rows of AROW floats
+#define AROW (KWG + 4 * PADA)
+#if A_MK && A_VEC
+#define AW 4                 // floats per A load along K (a whole vector)
+#else
+#define AW 1
+#endif
 
 #if MWG % (MDIMC * VWM) != 0 || NWG % (NDIMC * VWN) != 0
 #error "MWG must be a multiple of MDIMC*VWM and NWG of NDIMC*VWN"
@@ -191,10 +209,13 @@
 #if ASYNC && (ASYNC < 2 || ASYNC > 4 || !SA || !SB || DB)
 #error "the cp.async pipeline has 2-4 stages, stages both operands (SA = SB = 1) and replaces DB"
 #endif
-#if !ASYNC && (!A_VEC || !B_VEC || !B_KN)
+#if ALK && (ALK != 2 && ALK != 4 || KUNROLL % ALK != 0 || KWG % 4 != 0 || !SA)
+#error "ALK is 2 or 4, divides KUNROLL, and needs K-steps of whole vectors and a staged A"
+#endif
+#if !ASYNC && ((A_KM && !A_VEC) || !B_VEC || !B_KN)
 #error "element-by-element and N×K operands need the cp.async pipeline"
 #endif
-#if ASYNC && (!A_KM || !A_VEC) && ((KWG * MWG) % WGS != 0 || (!A_KM && (KWG % 8 != 0 || MWG % 4 != 0 || (KWG * MWG) % 32 != 0)))
+#if ASYNC && !A_MK && (!A_KM || !A_VEC) && ((KWG * MWG) % WGS != 0 || (!A_KM && (KWG % 8 != 0 || MWG % 4 != 0 || (KWG * MWG) % 32 != 0)))
 #error "the A tile must split evenly, in floats (and in 4×8 blocks when transposing), over the work-items"
 #endif
 #if B_PAIRS && (!ASYNC || !B_KN || B_VEC || (KWG * NWG / 2) % WGS != 0)
@@ -234,6 +255,10 @@ typedef VECTOR(VWN) floatN;
     :: "r"(dst), "l"(src), "r"((ok) ? 8 : 0) : "memory")
 #define CP_ASYNC_4(dst, src, ok) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
     :: "r"(dst), "l"(src), "r"((ok) ? 16 : 0) : "memory")
+// A 16-byte copy of which only the first `bytes` come from global memory, the rest zero-filled
+// (an A row's last vector where K ends inside it).
+#define CP_ASYNC_4N(dst, src, bytes) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
+    :: "r"(dst), "l"(src), "r"(bytes) : "memory")
 #define CP_ASYNC_8(dst, src, ok) do { CP_ASYNC_4(dst, src, ok); CP_ASYNC_4((dst) + 16, (src) + 16, ok); } while (0)
 #define CP_ASYNC_W(w, dst, src, ok) CP_ASYNC_##w(dst, src, ok)
 #define CP_ASYNC(w, dst, src, ok) CP_ASYNC_W(w, dst, src, ok)
@@ -266,9 +291,24 @@ typedef VECTOR(VWN) floatN;
 #if A_KM && A_VEC
 #define LPTA ((KWG * MWGV) / WGS)  // A-tile vectors each work-item loads
 typedef floatM a_t;                // what one A load moves
+#elif A_MK
+// A's tile in pieces of AW k. Where the pieces do not split evenly over the work-items, the
+// surplus work-items of the last round load nothing (A_HAS): small tiles with many work-items
+// (24×24 with K-steps of 48 in 4 slices: 288 vectors of 4 for 576 work-items).
+#define A_PIECES (KWG * MWG / AW)
+#define LPTA ((A_PIECES + WGS - 1) / WGS)
+#define A_HAS(id) (A_PIECES % WGS == 0 || (id) < A_PIECES)
+#if A_VEC
+typedef float4 a_t;
+#else
+typedef float a_t;
+#endif
 #else
 #define LPTA ((KWG * MWG) / WGS)   // A-tile floats each work-item loads (stored form)
 typedef float a_t;
+#endif
+#ifndef A_HAS
+#define A_HAS(id) 1
 #endif
 #if B_KN && B_VEC
 #define LPTB ((KWG * NWGV) / WGS)
@@ -284,6 +324,9 @@ typedef floatN b_t;
 typedef float b_t;
 #endif
 #define NBUF (ASYNC ? ASYNC : DB ? 2 : 1)
+#if ALK
+typedef VECTOR(ALK) floatK;  // ALK k of one row of A
+#endif
 
 // One output element: alpha·acc (+ beta·C), guarded by the caller.
 #if SPLIT
@@ -320,6 +363,21 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
   return (beta == 0.0f) ? t : t + beta * *c;
 }
 
+#if A_MK && A_VEC
+// Four k of row m of the stored A from k on (k a multiple of 4); zero outside the matrix.
+inline float4 a_piece(__global const float4* restrict at, const int m, const int k, const int lda_v, const bool in_m,
+                      const int K) {
+  if (!in_m) return (float4)(0.0f);
+#if GUARD_K
+  if (k + 4 > K) {  // the row's last vector, partly past K
+    __global const float* row = (__global const float*)(at + (size_t)m * lda_v);
+    return (float4)(k < K ? row[k] : 0.0f, k + 1 < K ? row[k + 1] : 0.0f, k + 2 < K ? row[k + 2] : 0.0f, 0.0f);
+  }
+#endif
+  return at[(size_t)m * lda_v + k / 4];
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICE)))
 void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
            __global const a_t* restrict A0, const ulong a_off_v, const int lda_v,
@@ -351,7 +409,9 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   __local union {
 #if SA || SB
     struct {
-#if SA
+#if SA && A_MK
+      float a[NBUF][MWG][AROW] __attribute__((aligned(16)));  // 16-byte copies land here
+#elif SA
       floatM a[NBUF][KWG][MWGV + PADA];
 #endif
 #if SB
@@ -365,7 +425,9 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define Bs shared_local.tiles.b
 #define slice_sums shared_local.sums
 #else
-#if SA
+#if SA && A_MK
+  __local float As[NBUF][MWG][AROW] __attribute__((aligned(16)));
+#elif SA
   __local floatM As[NBUF][KWG][MWGV + PADA];
 #endif
 #if SB
@@ -480,6 +542,19 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define A_ELEM(t, id) ((IN_K((t) + (id) / MWGV) && IN_MV(m0v + (id) % MWGV)) \
     ? At[(size_t)((t) + (id) / MWGV) * lda_v + (id) % MWGV] : (floatM)(0.0f))
 #define A_STORE(b, id, value) As[b][(id) / MWGV][(id) % MWGV] = (value)
+#elif A_MK
+// Piece id of the tile: row A_PM (an m), first k A_PK; consecutive work-items read consecutive
+// pieces of a row, and store them where they are in the row.
+#define A_PM(id) ((id) / (KWG / AW))
+#define A_PK(id) ((id) % (KWG / AW) * AW)
+#if AW == 4
+#define A_ELEM(t, id) a_piece(At, A_PM(id), (t) + A_PK(id), lda_v, IN_M(m0v * VWM + A_PM(id)), K)
+#define A_STORE(b, id, value) *(__local float4*)&As[b][A_PM(id)][A_PK(id)] = (value)
+#else
+#define A_ELEM(t, id) ((IN_M(m0v * VWM + A_PM(id)) && IN_K((t) + A_PK(id))) \
+    ? At[(size_t)A_PM(id) * lda_v + (t) + A_PK(id)] : 0.0f)
+#define A_STORE(b, id, value) As[b][A_PM(id)][A_PK(id)] = (value)
+#endif
 #else
 // Float id of the tile: row id / KWG (an m), column id % KWG (a k): consecutive work-items read
 // consecutive k of a row, and store them transposed into As[k][m].
@@ -494,11 +569,14 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 
 // Moves this work-item's share of a tile: LOAD_x(buffer, t) straight into local memory, or
 // FETCH_x(t) into the prefetch registers (double buffering) and PUT_x(buffer) from them.
-#define LOAD_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) A_STORE(b, l * WGS + lid, A_ELEM(t, l * WGS + lid));
+#define LOAD_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) \
+    if (A_HAS(l * WGS + lid)) A_STORE(b, l * WGS + lid, A_ELEM(t, l * WGS + lid));
 #define LOAD_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) B_STORE(b, l * WGS + lid, B_ELEM(t, l * WGS + lid));
-#define FETCH_A(t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) ra[l] = A_ELEM(t, l * WGS + lid);
+#define FETCH_A(t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) \
+    if (A_HAS(l * WGS + lid)) ra[l] = A_ELEM(t, l * WGS + lid);
 #define FETCH_B(t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) rb[l] = B_ELEM(t, l * WGS + lid);
-#define PUT_A(b) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) A_STORE(b, l * WGS + lid, ra[l]);
+#define PUT_A(b) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) \
+    if (A_HAS(l * WGS + lid)) A_STORE(b, l * WGS + lid, ra[l]);
 #define PUT_B(b) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) B_STORE(b, l * WGS + lid, rb[l]);
 #if ASYNC
 // Starts the copies of tile t into buffer b (this work-item's share); a guarded-out element reads
@@ -526,6 +604,22 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     const int id = l * WGS + lid, kk = id / MWG, m = id % MWG; \
     const bool ok = IN_K((t) + kk) && IN_MF(m); \
     CP_ASYNC(1, LOCAL_ADDR((__local float*)As[b][kk] + m), GLOBAL_ADDR(At + (ok ? (size_t)((t) + kk) * lda_v + m : 0)), ok); }
+#elif A_MK && A_VEC
+// 16-byte copies along K; where K ends inside a vector, only the bytes before it are read.
+#if GUARD_K
+#define A_BYTES(k) (min(max(K - (k), 0), 4) * 4)
+#else
+#define A_BYTES(k) 16
+#endif
+#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
+    const int id = l * WGS + lid, m = A_PM(id), kk = A_PK(id); \
+    const int bytes = IN_MF(m) ? A_BYTES((t) + kk) : 0; \
+    CP_ASYNC_4N(LOCAL_ADDR(&As[b][m][kk]), GLOBAL_ADDR(At + (bytes ? (size_t)m * lda_v + ((t) + kk) / 4 : 0)), bytes); }
+#elif A_MK
+#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
+    const int id = l * WGS + lid, m = A_PM(id), kk = A_PK(id); \
+    const bool ok = IN_K((t) + kk) && IN_MF(m); \
+    CP_ASYNC(1, LOCAL_ADDR(&As[b][m][kk]), GLOBAL_ADDR(At + (ok ? (size_t)m * lda_v + (t) + kk : 0)), ok); }
 #else
 #define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) { \
     const int id = l * WGS + lid, m = T_ROW(id), kk = T_K(id); \
@@ -549,6 +643,13 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     const bool ok = IN_K((t) + kk) && IN_NF(n); \
     CP_ASYNC(1, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)n * ldb_v + (t) + kk : 0)), ok); }
 #endif
+#endif
+
+// Vector h of this work-item's B fragment at k of the tile.
+#if SB
+#define B_FRAG(k, h) Bs[buf][k][NV(h, tx)]
+#else
+#define B_FRAG(k, h) ((IN_K(t + (k)) && IN_NV(n0v + NV(h, tx))) ? B[(size_t)(t + (k)) * ldb_v + NV(h, tx)] : (floatN)(0.0f))
 #endif
 
 #if ASYNC
@@ -612,6 +713,31 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 #endif
 
+#if A_MK
+    // A's tile is M×K: ALK k of each of this work-item's rows in one load, then ALK k-steps.
+#pragma unroll 1
+    for (int kc = 0; kc < KSL; kc += KUNROLL) {
+#pragma unroll
+      for (int kq = 0; kq < KUNROLL; kq += ALK) {
+        const int k = slice * KSL + kc + kq;
+        floatK a[MWI];
+#pragma unroll
+        for (int g = 0; g < MWIV; ++g)
+#pragma unroll
+          for (int v = 0; v < VWM; ++v) a[g * VWM + v] = *(__local const floatK*)&As[buf][MV(g, ty) * VWM + v][k];
+#pragma unroll
+        for (int w = 0; w < ALK; ++w) {
+          floatN b[NWIV];
+#pragma unroll
+          for (int h = 0; h < NWIV; ++h) b[h] = B_FRAG(k + w, h);
+#pragma unroll
+          for (int i = 0; i < MWI; ++i)
+#pragma unroll
+            for (int h = 0; h < NWIV; ++h) acc[i][h] += LANE(ALK)(a[i], w) * b[h];
+        }
+      }
+    }
+#else
 #pragma unroll KUNROLL
     for (int kk = 0; kk < KSL; ++kk) {
       const int k = slice * KSL + kk;  // this slice's part of the tile
@@ -629,17 +755,14 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
       floatN b[NWIV];
 #pragma unroll
       for (int h = 0; h < NWIV; ++h) {
-#if SB
-        b[h] = Bs[buf][k][NV(h, tx)];
-#else
-        b[h] = (IN_K(t + k) && IN_NV(n0v + NV(h, tx))) ? B[(size_t)(t + k) * ldb_v + NV(h, tx)] : (floatN)(0.0f);
-#endif
+        b[h] = B_FRAG(k, h);
       }
 #pragma unroll
       for (int i = 0; i < MWI; ++i)
 #pragma unroll
         for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
     }
+#endif
 
 #if ASYNC
     buf = (buf + 1) % ASYNC;  // the next iteration's barrier protects this buffer
