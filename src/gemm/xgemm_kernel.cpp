@@ -74,7 +74,8 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         // With PACKA = 0, a row-major A read in place can stay in local memory as it is stored
         // (M×K, copied in 16-byte pieces along K) instead of being transposed on its way there
         // (4-byte copies); the K loop then reads ALK k of a row at once. No packing kernel and
-        // no 4-byte copies, for ALK - 1 more registers per row of a work-item.
+        // no 4-byte copies, for ALK - 1 more registers per row of a work-item: on the H200 a few %
+        // faster for the small class's tiles, 1-29 % slower from 1024³ up (docs/tuning.md).
         {"ALK", 0, 0, "read in place, keep a row-major A's tile as stored, ALK k per local read (0: transpose it)",
          {0, 2, 4}},
     };

@@ -56,8 +56,10 @@
 // along K (A_VEC = 1: lda and the offsets on 4-float boundaries; element by element otherwise)
 // instead of being transposed on its way. The K loop then reads ALK k of each of a work-item's
 // rows at once and multiplies them over ALK steps: as many bytes of local memory per multiply-add
-// as the transposed layout, in as many loads for ALK = 4, but without a packing kernel before the
-// GEMM and without 4-byte copies (which made the transposing form 21 % slower at 4096³).
+// as the transposed layout, in as many loads for ALK = 4, without a packing kernel before the GEMM
+// and without 4-byte copies, but with more live registers. On the H200 that paid for the small
+// tiles only: the 128×128 tiles took 160-172 registers with it and ran 24-29 % slower than with
+// A packed (docs/tuning.md).
 // GUARD_M, GUARD_N, GUARD_K: loads outside M, N or K read zero, so operands need no padding when
 // the shape is not a multiple of the tile (the host sets them only then). C is the caller's
 // matrix: M×N inside a buffer with leading dimension ldc and offset c_offset; stores are guarded,
