@@ -313,7 +313,7 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
                               flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && nvidia);
   // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
   // operand arrives in vectors, floats otherwise.
-  const size_t a_unit = a_km && a_vec ? vwm : !a_km && a_vec ? 4 : 1, b_unit = b_kn && b_vec ? vwn : 1;
+  const size_t a_unit = !a_vec ? 1 : a_km ? vwm : 4, b_unit = b_kn && b_vec ? vwn : 1;
 
   // Build everything and allocate before enqueueing anything.
   // MINWG caps the registers of the unsplit kernel only: split builds need 148-172 registers for

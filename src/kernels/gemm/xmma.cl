@@ -111,6 +111,13 @@ inline uint to_tf32(const float x) {
 }
 #define HI(x) to_tf32(x)
 #endif
+// A float's TF32 terms into hi (and, with 3xTF32, lo). With one term `lo` is never expanded, so
+// it may name a fragment that does not exist.
+#if TERMS == 3
+#define TF32_TERMS(x, hi, lo) ((hi) = HI(x), (lo) = LO(x, hi))
+#else
+#define TF32_TERMS(x, hi, lo) ((hi) = HI(x))
+#endif
 
 // d = a·b for one m16n8k8 tile (a: 16×8 row-major, b: 8×8 column-major, in fragments).
 #define MMA0(d, a, b) __asm__("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 " \
@@ -213,24 +220,14 @@ void xmma(const int M, const int N, const int K, const int Kp, const float alpha
         const float x[4] = {as[(kk + t) * LDA + m], as[(kk + t) * LDA + m + 8], as[(kk + t + 4) * LDA + m],
                             as[(kk + t + 4) * LDA + m + 8]};
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          ahi[i][e] = HI(x[e]);
-#if TERMS == 3
-          alo[i][e] = LO(x[e], ahi[i][e]);
-#endif
-        }
+        for (int e = 0; e < 4; ++e) TF32_TERMS(x[e], ahi[i][e], alo[i][e]);
       }
 #pragma unroll
       for (int j = 0; j < NT; ++j) {
         const int n = wn + j * 8 + g;
         const float y[2] = {bs[(kk + t) * LDB + n], bs[(kk + t + 4) * LDB + n]};
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          bhi[j][e] = HI(y[e]);
-#if TERMS == 3
-          blo[j][e] = LO(y[e], bhi[j][e]);
-#endif
-        }
+        for (int e = 0; e < 2; ++e) TF32_TERMS(y[e], bhi[j][e], blo[j][e]);
       }
 #pragma unroll
       for (int i = 0; i < MT; ++i)
