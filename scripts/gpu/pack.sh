@@ -24,6 +24,11 @@ for bin in "$PACK"/bin/* "$PACK"/lib/*; do
     esac
   done
 done
-cp scripts/gpu/run.sh scripts/gpu/bench.sh "$PACK/"
+# The profiling probes (scripts/gpu/profile.sh), where the CUDA toolkit is here to build them.
+if command -v nvcc > /dev/null; then
+  nvcc -O2 scripts/gpu/ptx_profile.cpp -o "$PACK/bin/ptx_profile" -lcuda
+  nvcc -O2 scripts/gpu/cublas_probe.cpp -o "$PACK/bin/cublas_probe" -lcublas
+fi
+cp scripts/gpu/run.sh scripts/gpu/bench.sh scripts/gpu/profile.sh "$PACK/"
 du -sh "$PACK"
 ls "$PACK/bin" "$PACK/lib"

@@ -596,54 +596,135 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 // Of a transposing copy: float id -> (row of the stored operand, k) in blocks of 4 rows × 8 k.
 #define T_ROW(id) (((id) / 32) / (KWG / 8) * 4 + ((id) % 32) / 8)
 #define T_K(id) (((id) / 32) % (KWG / 8) * 8 + (id) % 8)
+#ifndef STREAM_COPIES
+#define STREAM_COPIES 2
+#endif
+// Only operands stored K-major (At, a K×N B) stream: theirs is the address that needs a multiply
+// by the leading dimension per tile; an M×K A or an N×K B moves on by KWG floats, an add.
+#define A_STREAM (A_KM && LPTA <= STREAM_COPIES)
+#define B_STREAM (B_KN && LPTB <= STREAM_COPIES)
+// The tile row and column of a work-item's l-th copy, in rows of rowv. Where the copies are
+// streamed and the work-group covers whole rows, the row is split into the copy's part and the
+// work-item's, so that the compiler sees the copies a constant number of rows apart (H200: the
+// 128×128 kernel 0.4-0.6 % faster at 4096³ and 8192³ than with the row as one quotient).
+#define COPY_ROW(l, rowv, split) ((split) ? (l) * (WGS / (rowv)) + lid / (rowv) : ((l) * WGS + lid) / (rowv))
+#define COPY_COL(l, rowv, split) ((split) ? lid % (rowv) : ((l) * WGS + lid) % (rowv))
+// The buffers go round. Two by selects: with the streamed copies 0.8-1.1 % faster than by % (H200,
+// 4096³ and 8192³ on the 128×128 tiles); three or four by %, which the small tiles ran faster.
+#if ASYNC == 2
+#define NEXT_BUF(b) ((b) == 1 ? 0 : 1)
+#define PREV_BUF(b) ((b) == 0 ? 1 : 0)
+#else
+#define NEXT_BUF(b) (((b) + 1) % ASYNC)
+#define PREV_BUF(b) (((b) + ASYNC - 1) % ASYNC)
+#endif
+// Per form of each operand, for a work-item's l-th copy of a tile: its row and column in the
+// tile as the operand is stored (K×M: a k and an m; M×K: an m and a k), its source as an offset
+// from the tile origin At / B for the tile at k, its local address in buffer b, its guard (a
+// byte count for A's 16-byte pieces along K), and the copy itself.
 #if A_KM && A_VEC
-#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) { \
-    const int id = l * WGS + lid, kk = id / MWGV, mv = id % MWGV; \
-    const bool ok = IN_K((t) + kk) && IN_MV(m0v + mv); \
-    CP_ASYNC(VWM, LOCAL_ADDR(&As[b][kk][mv]), GLOBAL_ADDR(At + (ok ? (size_t)((t) + kk) * lda_v + mv : 0)), ok); }
+#define A_K(l) COPY_ROW(l, MWGV, A_STREAM && WGS % MWGV == 0)
+#define A_M(l) COPY_COL(l, MWGV, A_STREAM && WGS % MWGV == 0)  // a vector of m
+#define A_OFF(l, k) ((size_t)((k) + A_K(l)) * lda_v + A_M(l))
+#define A_DST(l, b) LOCAL_ADDR(&As[b][A_K(l)][A_M(l)])
+#define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MV(m0v + A_M(l)))
+#define A_STEP (KWG * (size_t)lda_v)
+#define A_COPY(dst, src, ok) CP_ASYNC(VWM, dst, GLOBAL_ADDR(src), ok)
 #elif A_KM
-#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) { \
-    const int id = l * WGS + lid, kk = id / MWG, m = id % MWG; \
-    const bool ok = IN_K((t) + kk) && IN_MF(m); \
-    CP_ASYNC(1, LOCAL_ADDR((__local float*)As[b][kk] + m), GLOBAL_ADDR(At + (ok ? (size_t)((t) + kk) * lda_v + m : 0)), ok); }
-#elif A_MK && A_VEC
+#define A_K(l) COPY_ROW(l, MWG, A_STREAM && WGS % MWG == 0)
+#define A_M(l) COPY_COL(l, MWG, A_STREAM && WGS % MWG == 0)
+#define A_OFF(l, k) ((size_t)((k) + A_K(l)) * lda_v + A_M(l))
+#define A_DST(l, b) LOCAL_ADDR((__local float*)As[b][A_K(l)] + A_M(l))
+#define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
+#define A_STEP (KWG * (size_t)lda_v)
+#define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
+#elif A_MK
+#define A_M(l) A_PM((l) * WGS + lid)
+#define A_K(l) A_PK((l) * WGS + lid)
+#define A_DST(l, b) LOCAL_ADDR(&As[b][A_M(l)][A_K(l)])
+#if A_VEC
 // 16-byte copies along K; where K ends inside a vector, only the bytes before it are read.
 #if GUARD_K
 #define A_BYTES(k) (min(max(K - (k), 0), 4) * 4)
 #else
 #define A_BYTES(k) 16
 #endif
-#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
-    const int id = l * WGS + lid, m = A_PM(id), kk = A_PK(id); \
-    const int bytes = IN_MF(m) ? A_BYTES((t) + kk) : 0; \
-    CP_ASYNC_4N(LOCAL_ADDR(&As[b][m][kk]), GLOBAL_ADDR(At + (bytes ? (size_t)m * lda_v + ((t) + kk) / 4 : 0)), bytes); }
-#elif A_MK
-#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
-    const int id = l * WGS + lid, m = A_PM(id), kk = A_PK(id); \
-    const bool ok = IN_K((t) + kk) && IN_MF(m); \
-    CP_ASYNC(1, LOCAL_ADDR(&As[b][m][kk]), GLOBAL_ADDR(At + (ok ? (size_t)m * lda_v + (t) + kk : 0)), ok); }
+#define A_OFF(l, k) ((size_t)A_M(l) * lda_v + ((k) + A_K(l)) / 4)
+#define A_OK(l, t) (IN_MF(A_M(l)) ? A_BYTES((t) + A_K(l)) : 0)
+#define A_STEP (KWG / 4)
+#define A_COPY(dst, src, bytes) CP_ASYNC_4N(dst, GLOBAL_ADDR(src), bytes)
 #else
-#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) { \
-    const int id = l * WGS + lid, m = T_ROW(id), kk = T_K(id); \
-    const bool ok = IN_K((t) + kk) && IN_MF(m); \
-    CP_ASYNC(1, LOCAL_ADDR((__local float*)As[b][kk] + m), GLOBAL_ADDR(At + (ok ? (size_t)m * lda_v + (t) + kk : 0)), ok); }
+#define A_OFF(l, k) ((size_t)A_M(l) * lda_v + (k) + A_K(l))
+#define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
+#define A_STEP KWG
+#define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
+#endif
+#else
+// Transposing copies of the stored M×K A into As[k][m].
+#define A_M(l) T_ROW((l) * WGS + lid)
+#define A_K(l) T_K((l) * WGS + lid)
+#define A_OFF(l, k) ((size_t)A_M(l) * lda_v + (k) + A_K(l))
+#define A_DST(l, b) LOCAL_ADDR((__local float*)As[b][A_K(l)] + A_M(l))
+#define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
+#define A_STEP KWG
+#define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #endif
 #if B_KN && B_VEC
-#define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
-    const int id = l * WGS + lid, kk = id / NWGV, nv = id % NWGV; \
-    const bool ok = IN_K((t) + kk) && IN_NV(n0v + nv); \
-    CP_ASYNC(VWN, LOCAL_ADDR(&Bs[b][kk][nv]), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + nv : 0)), ok); }
+#define B_K(l) COPY_ROW(l, NWGV, B_STREAM && WGS % NWGV == 0)
+#define B_N(l) COPY_COL(l, NWGV, B_STREAM && WGS % NWGV == 0)  // a vector of n
+#define B_OFF(l, k) ((size_t)((k) + B_K(l)) * ldb_v + B_N(l))
+#define B_DST(l, b) LOCAL_ADDR(&Bs[b][B_K(l)][B_N(l)])
+#define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NV(n0v + B_N(l)))
+#define B_STEP (KWG * (size_t)ldb_v)
+#define B_COPY(dst, src, ok) CP_ASYNC(VWN, dst, GLOBAL_ADDR(src), ok)
 #elif B_KN
 // Pieces of BW floats; with pairs N is even, so a pair is either wholly inside N or wholly outside.
+#define B_K(l) COPY_ROW(l, NWG / BW, B_STREAM && WGS % (NWG / BW) == 0)
+#define B_N(l) (BW * COPY_COL(l, NWG / BW, B_STREAM && WGS % (NWG / BW) == 0))
+#define B_OFF(l, k) ((size_t)((k) + B_K(l)) * ldb_v + B_N(l))
+#define B_DST(l, b) LOCAL_ADDR((__local float*)Bs[b][B_K(l)] + B_N(l))
+#define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NF(B_N(l)))
+#define B_STEP (KWG * (size_t)ldb_v)
+#define B_COPY(dst, src, ok) CP_ASYNC(BW, dst, GLOBAL_ADDR(src), ok)
+#else
+// Transposing copies of the stored N×K B into Bs[k][n].
+#define B_N(l) T_ROW((l) * WGS + lid)
+#define B_K(l) T_K((l) * WGS + lid)
+#define B_OFF(l, k) ((size_t)B_N(l) * ldb_v + (k) + B_K(l))
+#define B_DST(l, b) LOCAL_ADDR((__local float*)Bs[b][B_K(l)] + B_N(l))
+#define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NF(B_N(l)))
+#define B_STEP KWG
+#define B_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
+#endif
+// Streamed copies: where a work-item has at most STREAM_COPIES copies of an operand per tile,
+// each keeps its source (a_src[l], b_src[l]) and its local address in buffer 0 (a_dst[l],
+// b_dst[l]) across the K loop, set up before the prologue. Tiles are issued in order, each once,
+// so an issue moves the sources one tile on (A_STEP, B_STEP elements of a_t / b_t). Why: in the
+// 128×128 kernel the copies' addresses, computed again for every tile ((t + k)·lda in 64 bits,
+// on the FMA pipe), sat between the barrier and the first local load, and that stretch held 22 %
+// of the cycles in which no warp issued (Nsight Compute on the H200, docs/performance.md).
+// Copies that are not streamed compute both per tile: streamed, the medium tiles' eight
+// transposing copies of A per work-item ran 36 % slower (1024³: 0.066 -> 0.090 ms, H200).
+// A guarded-out copy reads from the tile origin (always valid) and is zero-filled.
+#if A_STREAM
+#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
+    const int ok = A_OK(l, t); \
+    A_COPY(a_dst[l] + (uint)(b) * (uint)sizeof(As[0]), ok ? a_src[l] : At, ok); \
+    a_src[l] += A_STEP; }
+#else
+#define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
+    const int ok = A_OK(l, t); \
+    A_COPY(A_DST(l, b), At + (ok ? A_OFF(l, t) : 0), ok); }
+#endif
+#if B_STREAM
 #define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
-    const int id = l * WGS + lid, kk = id / (NWG / BW), n = BW * (id % (NWG / BW)); \
-    const bool ok = IN_K((t) + kk) && IN_NF(n); \
-    CP_ASYNC(BW, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)((t) + kk) * ldb_v + n : 0)), ok); }
+    const bool ok = B_OK(l, t); \
+    B_COPY(b_dst[l] + (uint)(b) * (uint)sizeof(Bs[0]), ok ? b_src[l] : B, ok); \
+    b_src[l] += B_STEP; }
 #else
 #define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
-    const int id = l * WGS + lid, n = T_ROW(id), kk = T_K(id); \
-    const bool ok = IN_K((t) + kk) && IN_NF(n); \
-    CP_ASYNC(1, LOCAL_ADDR((__local float*)Bs[b][kk] + n), GLOBAL_ADDR(B + (ok ? (size_t)n * ldb_v + (t) + kk : 0)), ok); }
+    const bool ok = B_OK(l, t); \
+    B_COPY(B_DST(l, b), B + (ok ? B_OFF(l, t) : 0), ok); }
 #endif
 #endif
 
@@ -655,6 +736,26 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 
 #if ASYNC
+  // The streamed copies' state (ISSUE_A, ISSUE_B): where each of this work-item's copies of the
+  // first tile comes from and where it goes in buffer 0.
+#if A_STREAM
+  __global const a_t* a_src[LPTA];
+  uint a_dst[LPTA];
+#pragma unroll
+  for (int l = 0; l < LPTA; ++l) {
+    a_src[l] = At + A_OFF(l, k_begin);
+    a_dst[l] = A_DST(l, 0);
+  }
+#endif
+#if B_STREAM
+  __global const b_t* b_src[LPTB];
+  uint b_dst[LPTB];
+#pragma unroll
+  for (int l = 0; l < LPTB; ++l) {
+    b_src[l] = B + B_OFF(l, k_begin);
+    b_dst[l] = B_DST(l, 0);
+  }
+#endif
   // Prologue: tiles 0 .. ASYNC-2 in flight, one commit group each (empty past the end, so that
   // the group count stays uniform for the waits).
 #pragma unroll
@@ -685,7 +786,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     {
       // Tile t+ASYNC-1 goes into the buffer tile t-1 used, free since the barrier.
       const int tn = t + (ASYNC - 1) * KWG;
-      const int bn = (buf + ASYNC - 1) % ASYNC;
+      const int bn = PREV_BUF(buf);
       if (tn < k_end) {
         ISSUE_A(bn, tn)
         ISSUE_B(bn, tn)
@@ -767,7 +868,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 
 #if ASYNC
-    buf = (buf + 1) % ASYNC;  // the next iteration's barrier protects this buffer
+    buf = NEXT_BUF(buf);  // the next iteration's barrier protects this buffer
 #elif DB
     if (more) {
 #if SA

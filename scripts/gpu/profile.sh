@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# profile.sh — run THERE (the lent GPU machine, repository root, .gpu/ carried; pack.sh builds the
+# two probes where nvcc exists): profiles clgemm's xgemm kernel for one shape beside cuBLAS with
+# Nsight Compute, which sees CUDA launches only. `clgemm bench` builds the kernel into a fresh
+# program cache; ptx_profile runs that entry's PTX through the CUDA driver (checked against
+# float64) and cublas_probe runs cublasSgemm. Leaves under $OUT, for each of the two: the times,
+# the stall reasons per issued instruction, and the per-instruction samples of the SASS.
+#   SIZE=4096 OUT=/tmp/prof bash scripts/gpu/profile.sh
+# Only unsplit builds of square shapes whose tiles divide the size (the probe builds no guards),
+# on the tiles given by TILE="MWG NWG NDIMC MDIMC" (default: 128 128 16 16, the sm_90 large entry).
+set -uo pipefail
+OUT=${OUT:-/tmp/clgemm-prof}
+SIZE=${SIZE:-4096}
+TILE=${TILE:-128 128 16 16}
+mkdir -p "$OUT" /etc/OpenCL/vendors
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export PATH="/usr/local/cuda/bin:$PATH"
+BIN=$PWD/.gpu/bin
+for tool in ncu "$BIN/ptx_profile" "$BIN/cublas_probe"; do
+  command -v "$tool" > /dev/null || { echo "profile.sh: $tool is missing" >&2; exit 1; }
+done
+cache=$(mktemp -d)
+LD_LIBRARY_PATH="$PWD/.gpu/lib" CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA} CLGEMM_CACHE_DIR=$cache \
+  "$BIN/clgemm" bench --impl clgemm --sizes "$SIZE" --repeat 10 > "$OUT/bench.txt" 2>&1
+entry=$(grep -l ".entry xgemm" "$cache"/*.clbin | head -1)
+[ -n "$entry" ] || { echo "profile.sh: no xgemm entry in the cache (see $OUT/bench.txt)" >&2; exit 1; }
+cp "$entry" "$OUT/xgemm.clbin"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64
+xgemm=("$BIN/ptx_profile" "$OUT/xgemm.clbin" "$SIZE" "$SIZE" "$SIZE")
+cublas=("$BIN/cublas_probe" "$SIZE" "$SIZE" "$SIZE")
+{ "${xgemm[@]}" 20 $TILE; "${cublas[@]}" 20; } > "$OUT/times.txt" 2>&1
+stalls="--metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,smsp__inst_executed.sum,sm__cycles_active.avg,smsp__issue_active.avg.pct_of_peak_sustained_active"
+sections="--section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats"
+for who in xgemm cublas; do
+  if [ $who = xgemm ]; then cmd=("${xgemm[@]}" 3 $TILE); else cmd=("${cublas[@]}" 3); fi
+  # -s 2: past the checked run and the first warm-up; -c 1: one kernel
+  ncu $stalls -s 2 -c 1 "${cmd[@]}" > "$OUT/stalls_$who.txt" 2>&1
+  ncu $sections -s 2 -c 1 "${cmd[@]}" > "$OUT/sections_$who.txt" 2>&1
+  ncu --section SourceCounters --page source --print-source sass -s 2 -c 1 "${cmd[@]}" > "$OUT/sass_$who.txt" 2>&1
+done
+rm -rf "$cache"
+cat "$OUT/times.txt"
