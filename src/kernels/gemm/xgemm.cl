@@ -703,8 +703,9 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 // 128×128 kernel the copies' addresses, computed again for every tile ((t + k)·lda in 64 bits,
 // on the FMA pipe), sat between the barrier and the first local load, and that stretch held 22 %
 // of the cycles in which no warp issued (Nsight Compute on the H200, docs/performance.md).
-// Copies that are not streamed compute both per tile: streamed, the medium tiles' eight
-// transposing copies of A per work-item ran 36 % slower (1024³: 0.066 -> 0.090 ms, H200).
+// Copies that are not streamed compute both per tile. More streamed copies hold more registers:
+// with up to four per operand (STREAM_COPIES 4) 512³ ran 25-30 % slower (0.019 -> 0.024 ms), and
+// with every form streamed the medium tiles at 1024³ took 0.090 ms instead of 0.066 (H200).
 // A guarded-out copy reads from the tile origin (always valid) and is zero-filled.
 #if A_STREAM
 #define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
