@@ -33,7 +33,7 @@ stalls="--metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.r
 sections="--section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats"
 for who in xgemm cublas; do
   if [ $who = xgemm ]; then cmd=("${xgemm[@]}" 3 $TILE); else cmd=("${cublas[@]}" 3); fi
-  # -s 2: past the checked run and the first warm-up; -c 1: one kernel
+  # -s 2: skip two launches (the probe's checked run or first warm-up, and one more); -c 1: one kernel
   ncu $stalls -s 2 -c 1 "${cmd[@]}" > "$OUT/stalls_$who.txt" 2>&1
   ncu $sections -s 2 -c 1 "${cmd[@]}" > "$OUT/sections_$who.txt" 2>&1
   ncu --section SourceCounters --page source --print-source sass -s 2 -c 1 "${cmd[@]}" > "$OUT/sass_$who.txt" 2>&1
