@@ -628,7 +628,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define A_OFF(l, k) ((size_t)((k) + A_K(l)) * lda_v + A_M(l))
 #define A_DST(l, b) LOCAL_ADDR(&As[b][A_K(l)][A_M(l)])
 #define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MV(m0v + A_M(l)))
-#define A_STEP (KWG * (size_t)lda_v)
 #define A_COPY(dst, src, ok) CP_ASYNC(VWM, dst, GLOBAL_ADDR(src), ok)
 #elif A_KM
 #define A_K(l) COPY_ROW(l, MWG, A_STREAM && WGS % MWG == 0)
@@ -636,7 +635,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define A_OFF(l, k) ((size_t)((k) + A_K(l)) * lda_v + A_M(l))
 #define A_DST(l, b) LOCAL_ADDR((__local float*)As[b][A_K(l)] + A_M(l))
 #define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
-#define A_STEP (KWG * (size_t)lda_v)
 #define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #elif A_MK
 #define A_M(l) A_PM((l) * WGS + lid)
@@ -651,12 +649,10 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 #define A_OFF(l, k) ((size_t)A_M(l) * lda_v + ((k) + A_K(l)) / 4)
 #define A_OK(l, t) (IN_MF(A_M(l)) ? A_BYTES((t) + A_K(l)) : 0)
-#define A_STEP (KWG / 4)
 #define A_COPY(dst, src, bytes) CP_ASYNC_4N(dst, GLOBAL_ADDR(src), bytes)
 #else
 #define A_OFF(l, k) ((size_t)A_M(l) * lda_v + (k) + A_K(l))
 #define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
-#define A_STEP KWG
 #define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #endif
 #else
@@ -666,7 +662,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define A_OFF(l, k) ((size_t)A_M(l) * lda_v + (k) + A_K(l))
 #define A_DST(l, b) LOCAL_ADDR((__local float*)As[b][A_K(l)] + A_M(l))
 #define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
-#define A_STEP KWG
 #define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #endif
 #if B_KN && B_VEC
@@ -675,7 +670,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define B_OFF(l, k) ((size_t)((k) + B_K(l)) * ldb_v + B_N(l))
 #define B_DST(l, b) LOCAL_ADDR(&Bs[b][B_K(l)][B_N(l)])
 #define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NV(n0v + B_N(l)))
-#define B_STEP (KWG * (size_t)ldb_v)
 #define B_COPY(dst, src, ok) CP_ASYNC(VWN, dst, GLOBAL_ADDR(src), ok)
 #elif B_KN
 // Pieces of BW floats; with pairs N is even, so a pair is either wholly inside N or wholly outside.
@@ -684,7 +678,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define B_OFF(l, k) ((size_t)((k) + B_K(l)) * ldb_v + B_N(l))
 #define B_DST(l, b) LOCAL_ADDR((__local float*)Bs[b][B_K(l)] + B_N(l))
 #define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NF(B_N(l)))
-#define B_STEP (KWG * (size_t)ldb_v)
 #define B_COPY(dst, src, ok) CP_ASYNC(BW, dst, GLOBAL_ADDR(src), ok)
 #else
 // Transposing copies of the stored N×K B into Bs[k][n].
@@ -693,13 +686,12 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define B_OFF(l, k) ((size_t)B_N(l) * ldb_v + (k) + B_K(l))
 #define B_DST(l, b) LOCAL_ADDR((__local float*)Bs[b][B_K(l)] + B_N(l))
 #define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NF(B_N(l)))
-#define B_STEP KWG
 #define B_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #endif
 // Streamed copies: where a work-item has at most STREAM_COPIES copies of an operand per tile,
 // each keeps its source (a_src[l], b_src[l]) and its local address in buffer 0 (a_dst[l],
 // b_dst[l]) across the K loop, set up before the prologue. Tiles are issued in order, each once,
-// so an issue moves the sources one tile on (A_STEP, B_STEP elements of a_t / b_t). Why: in the
+// so an issue moves the sources one tile, KWG rows of lda_v / ldb_v, on. Why: in the
 // 128×128 kernel the copies' addresses, computed again for every tile ((t + k)·lda in 64 bits,
 // on the FMA pipe), sat between the barrier and the first local load, and that stretch held 22 %
 // of the cycles in which no warp issued (Nsight Compute on the H200, docs/performance.md).
@@ -711,7 +703,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
     const int ok = A_OK(l, t); \
     A_COPY(a_dst[l] + (uint)(b) * (uint)sizeof(As[0]), ok ? a_src[l] : At, ok); \
-    a_src[l] += A_STEP; }
+    a_src[l] += KWG * (size_t)lda_v; }
 #else
 #define ISSUE_A(b, t) _Pragma("unroll") for (int l = 0; l < LPTA; ++l) if (A_HAS(l * WGS + lid)) { \
     const int ok = A_OK(l, t); \
@@ -721,7 +713,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
     const bool ok = B_OK(l, t); \
     B_COPY(b_dst[l] + (uint)(b) * (uint)sizeof(Bs[0]), ok ? b_src[l] : B, ok); \
-    b_src[l] += B_STEP; }
+    b_src[l] += KWG * (size_t)ldb_v; }
 #else
 #define ISSUE_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) { \
     const bool ok = B_OK(l, t); \
