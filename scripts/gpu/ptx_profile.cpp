@@ -49,7 +49,7 @@ static std::string load_ptx(const char* path) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 5) {
+  if (argc != 5 && argc != 6 && argc != 10) {  // the tile comes whole or not at all
     std::fprintf(stderr, "usage: ptx_profile entry.clbin|kernel.ptx M N K [repeats [MWG NWG NDIMC MDIMC]]\n");
     return 2;
   }
