@@ -6,7 +6,9 @@
 // against a float64 dot product and prints the median time of the repeats.
 // Built here with `nvcc -O2 scripts/gpu/ptx_profile.cpp -o ptx_profile -lcuda`, run there as
 //   ptx_profile entry.clbin 4096 4096 4096 [repeats [MWG NWG NDIMC MDIMC]]
-// (defaults: 20 repeats, the sm_90 large entry's 128×128 tiles of 16×16 work-items), or under
+// (defaults: 20 repeats, the sm_90 large entry's 128×128 tiles of 16×16 work-items). A split build
+// (SPLIT, its groups in one row) runs with PTX_SPLIT=1 in the environment: every tile a whole one,
+// none split, on a grid of tiles × 1 groups as gemm_exec.cpp launches it. Or under
 //   ncu --section WarpStateStats --section SourceCounters --page source --print-source sass -s 2 -c 1 ptx_profile ...
 // scripts/gpu/profile.sh does both for the build of a `clgemm bench` call, beside cuBLAS.
 #include <cuda.h>
@@ -98,8 +100,12 @@ int main(int argc, char** argv) {
   unsigned long long zero = 0;
   void* args[] = {&m,    &n,   &k,   &kp,   &alpha, &beta,  &d_at,    &zero,  &lda,      &d_b,  &zero,
                   &ldb,  &d_c, &zero, &ldc, &tiles_n, &whole, &split, &sk_groups, &d_ws, &d_counts};
+  const bool split_build = std::getenv("PTX_SPLIT") != nullptr;
   auto launch = [&] {
-    CK(cuLaunchKernel(fn, N / nwg, M / mwg, 1, ndimc, mdimc, 1, 0, nullptr, args, nullptr));
+    if (split_build)
+      CK(cuLaunchKernel(fn, whole, 1, 1, ndimc, mdimc, 1, 0, nullptr, args, nullptr));
+    else
+      CK(cuLaunchKernel(fn, N / nwg, M / mwg, 1, ndimc, mdimc, 1, 0, nullptr, args, nullptr));
   };
   launch();
   CK(cuCtxSynchronize());

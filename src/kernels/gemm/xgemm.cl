@@ -29,6 +29,8 @@
 //                 every dependent instruction (H200, 258³ on 24×24 tiles: the copies and the
 //                 arithmetic each took about 3 µs and did not overlap); slices give the scheduler
 //                 more warps without more instructions per work-item.
+// ROTATE (a preprocessor default, on with 3-4 stages): the K loop rotated across its barrier, see
+// ROTATED below.
 // Two tunables are the host's and never read here: PACKA (pack a row-major A first) and MINWG
 // (on NVIDIA, the work-groups per SM that the assembler must leave registers for: PTX
 // .minnctapersm, added to the compiled program by the program cache).
@@ -345,12 +347,23 @@ typedef VECTOR(ALK) floatK;  // ALK k of one row of A
 // The sum of a split tile's parts at one position, in part order.
 // SPLITS is a constant, so the loop unrolls and all of an element's loads are in flight at once
 // (H200: 1548³ 0.222 -> 0.217 ms, 2064³ 0.471 -> 0.462, 4128³ 3.26 -> 3.20 against a run-time count).
-inline floatN sum_parts(__global volatile const floatN* at, const int parts, const size_t stride) {
-  floatN sum = at[0];
+inline float sum_parts(__global volatile const float* at, const int parts, const size_t stride) {
+  float sum = at[0];
 #pragma unroll
   for (int j = 1; j < SPLITS; ++j)
     if (j < parts) sum += at[j * stride];
   return sum;
+}
+
+// The vector of sums at lanes at, at + lane_stride, ... (a work-item's elements lie WIS apart in
+// the workspace; see WS_AT).
+inline floatN sum_parts_n(__global volatile const float* at, const size_t lane_stride, const int parts,
+                          const size_t stride) {
+  floatN r;
+  __private float* lanes = (__private float*)&r;  // constant lane indices: r stays in registers
+#pragma unroll
+  for (int w = 0; w < VWN; ++w) lanes[w] = sum_parts(at + w * lane_stride, parts, stride);
+  return r;
 }
 
 // The stream-K group whose share holds K-step `step` of the split tiles' `total`: the last g with
@@ -441,17 +454,38 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   // its segments: K-steps [it, seg_end) of split tile r.
 #if SPLIT
   __local int last_part;
-  const int grp = get_group_id(0), sk = grp - full_tiles;  // sk < 0: a whole tile
-  const int steps = Kp / KWG;                               // K-steps of a tile
+  // What the epilogue needs of the current segment (its tile, part, part count and split tile),
+  // kept in local memory rather than in registers across the K loop: loads after a barrier are
+  // not hoisted above it, so nothing of the segment's bookkeeping stays live through the loop,
+  // which in the 128×128 kernel has no register to spare (H200: its split builds took 168-170
+  // registers, now 128).
+  __local int seg_rec[4];
+#define SEG_TILE seg_rec[0]
+#define SEG_PART seg_rec[1]
+#define SEG_PARTS seg_rec[2]
+#define SEG_R seg_rec[3]
 #if SK_LOOP
   // Shares that span tiles: a loop over the split tiles the share touches. The host sets SK_LOOP
-  // only on NVIDIA (PoCL 3.1 computed garbage with the barriers inside this loop).
-  const long total = (long)split_tiles * steps;
-  const long it_start = sk < 0 ? 0 : (long)sk * total / sk_groups;
-  const long it_stop = sk < 0 ? steps : (long)(sk + 1) * total / sk_groups;
-  const int r_first = sk < 0 ? -1 : (int)(it_start / steps);
-  const int segments = sk < 0 ? 1 : (int)((it_stop - 1) / steps) - r_first + 1;
-  for (int seg = 0; seg < segments; ++seg) {
+  // only on NVIDIA (PoCL 3.1 computed garbage with the barriers inside this loop). The share's
+  // bounds, too, are read from local memory at each segment.
+  __local long share[2];
+  __local int share_sk;
+  if (get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0) {
+    const int sk0 = (int)get_group_id(0) - full_tiles;
+    const long total0 = (long)split_tiles * (Kp / KWG);
+    share[0] = sk0 < 0 ? 0 : (long)sk0 * total0 / sk_groups;
+    share[1] = sk0 < 0 ? Kp / KWG : (long)(sk0 + 1) * total0 / sk_groups;
+    share_sk = sk0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int seg = 0;; ++seg) {
+    const int sk = share_sk, grp = sk + full_tiles;  // sk < 0: a whole tile
+    const int steps = Kp / KWG;                               // K-steps of a tile
+    const long total = (long)split_tiles * steps;
+    const long it_start = share[0], it_stop = share[1];
+    const int r_first = sk < 0 ? -1 : (int)(it_start / steps);
+    const int segments = sk < 0 ? 1 : (int)((it_stop - 1) / steps) - r_first + 1;
+    if (seg >= segments) break;  // the same for the whole group
     const int r = sk < 0 ? -1 : r_first + seg;  // which split tile
     const long tile_begin = r < 0 ? 0 : (long)r * steps;
     const long it = it_start > tile_begin ? it_start : tile_begin;
@@ -471,12 +505,25 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   // of split tile sk / SPLITS (the same split as the loop's, in int arithmetic and no loop: the
   // loop's 64-bit bookkeeping cost the 64×128 tiles a block per SM at 1032³ and 1548³).
   {
+    const int grp = get_group_id(0), sk = grp - full_tiles;  // sk < 0: a whole tile
+    const int steps = Kp / KWG;                               // K-steps of a tile
     const int r = sk < 0 ? -1 : sk / SPLITS;
-    const int part = sk < 0 || SPLITS == 1 ? -1 : sk % SPLITS, parts = SPLITS;
+    // (SPLITS == 1 is tested by the preprocessor: a constant operand of || makes the compiler warn.)
+#if SPLITS == 1
+    const int part = -1, parts = 1;
+#else
+    const int part = sk < 0 ? -1 : sk % SPLITS, parts = SPLITS;
+#endif
     const int tile = sk < 0 ? grp : full_tiles + r;
     const int k_begin = part < 0 ? 0 : (int)((long)part * steps / SPLITS) * KWG;
     const int k_end = part < 0 ? Kp : (int)((long)(part + 1) * steps / SPLITS) * KWG;
 #endif
+    if (lid == 0) {
+      SEG_TILE = tile;
+      SEG_PART = part;
+      SEG_PARTS = parts;
+      SEG_R = r;
+    }
 #else
   const int k_begin = 0, k_end = Kp;
 #endif
@@ -721,6 +768,48 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 #endif
 
+// The rotated K loop (ROTATE; cp.async pipeline, A's tile stored K×M): each k-step's fragments
+// are loaded while the k-step before it is multiplied, alternating between two register sets
+// (even k-steps in a0/b0, odd ones in a1/b1), and so across the barrier too: the first fragments
+// of the next tile are loaded right after it, and the last k-step of this tile is multiplied
+// while they come. Unrotated, every tile begins with the barrier, then the first local loads, then
+// multiply-adds that wait for them: 38 % of the cycles in which no warp issued in the 128×128
+// kernel at 4096³ (Nsight Compute on the H200, docs/performance.md). The last tile is peeled off
+// the loop so that the barrier is in no branch. On the H200 it paid with 3 stages (the medium and
+// small entries: 1032³ 0.0796 -> 0.0773 ms, 128³ 8.1 -> 7.4 µs) and cost the 2-stage 128×128
+// tiles 0.1-0.3 % (4096³, 8192³; docs/performance.md), hence the default.
+#ifndef ROTATE
+#define ROTATE (ASYNC >= 3)
+#endif
+#define ROTATED (ROTATE && ASYNC && !A_MK && KSL % 2 == 0)
+#if ROTATED
+// Fragments of k-step k of buffer bf into a (MWI floats) and b (NWIV vectors).
+#define FRAGS(bf, k, a, b) { \
+    _Pragma("unroll") for (int g = 0; g < MWIV; ++g) { \
+      const floatM part = As[bf][k][MV(g, ty)]; \
+      _Pragma("unroll") for (int v = 0; v < VWM; ++v) a[g * VWM + v] = comp_m(part, v); } \
+    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) b[h] = Bs[bf][k][NV(h, tx)]; }
+#define MULTIPLY(a, b) _Pragma("unroll") for (int i = 0; i < MWI; ++i) \
+    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
+// This slice's k-steps of the tile in buffer buf but the last, which is left loaded in a1/b1.
+#define KSTEPS_BUT_LAST() _Pragma("unroll") for (int kk = 0; kk < KSL; kk += 2) { \
+    FRAGS(buf, slice * KSL + kk + 1, a1, b1) \
+    MULTIPLY(a0, b0) \
+    if (kk + 2 < KSL) { \
+      FRAGS(buf, slice * KSL + kk + 2, a0, b0) \
+      MULTIPLY(a1, b1) } }
+// After the barrier: the copies of tile tn into the buffer just read, and the first fragments of
+// the next tile (whose copies CP_WAIT saw land) into a0/b0.
+#define NEXT_TILE(tn) { \
+    CP_WAIT(); \
+    barrier(CLK_LOCAL_MEM_FENCE); \
+    if ((tn) < k_end) { \
+      ISSUE_A(buf, tn) \
+      ISSUE_B(buf, tn) } \
+    CP_COMMIT(); \
+    FRAGS(NEXT_BUF(buf), slice * KSL, a0, b0) }
+#endif
+
 // Vector h of this work-item's B fragment at k of the tile.
 #if SB
 #define B_FRAG(k, h) Bs[buf][k][NV(h, tx)]
@@ -772,6 +861,26 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 
   int buf = 0;
+#if ROTATED
+  float a0[MWI], a1[MWI];
+  floatN b0[NWIV], b1[NWIV];
+  if (k_begin < k_end) {  // the same for the whole group: the first tile's wait and barrier
+    buf = PREV_BUF(0);    // tile k_begin + (ASYNC-1)·KWG goes into the last buffer
+    NEXT_TILE(k_begin + (ASYNC - 1) * KWG)
+    buf = 0;
+  }
+  int t = k_begin;
+  for (; t + KWG < k_end; t += KWG) {
+    KSTEPS_BUT_LAST()
+    NEXT_TILE(t + ASYNC * KWG)  // into the buffer of tile t, which every work-item has read
+    MULTIPLY(a1, b1)
+    buf = NEXT_BUF(buf);
+  }
+  if (t < k_end) {
+    KSTEPS_BUT_LAST()
+    MULTIPLY(a1, b1)
+  }
+#else
   for (int t = k_begin; t < k_end; t += KWG) {
 #if ASYNC
     CP_WAIT();                      // this work-item's copies of tile t have landed,
@@ -879,6 +988,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
   }
+#endif  // ROTATED
 
 #if KSLICE > 1
   // Sliced K: slice 0 adds the other slices' sums in slice order (the result does not depend on
@@ -937,29 +1047,40 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   _Pragma("unroll") for (int w = 0; w < VWN; ++w) \
     if (col + w < N) crow[col + w] = epilogue(comp_n(r, w), alpha, beta, crow + col + w);
 #define ACC(g, v, h) acc[(g) * VWM + (v)][h]
-// Where element (g, v, h) lies in a partial tile, from this work-item's first: a constant, so
-// that the compiler does not hoist a 64-bit address per element out of the K loop (that cost 24
-// registers in a ptxas build).
-#define AT(g, v, h) (((MV(g, 0) - MV(0, 0)) * VWM + (v)) * NWGV + NV(h, 0) - NV(0, 0))
+// Where lane w of element (g, v, h) of work-item lid2 lies in a partial tile: element by element,
+// each the work-items' in a row (so that a store of all work-items is coalesced), float by float.
+// Not a work-item's vector at a time: a vector store of the accumulators makes the register
+// allocator keep each of them in four aligned registers, and then half the multiply-adds of the K
+// loop read two registers of one bank (in a ptxas build of the 128×128 split kernel: 607 of the
+// K loop's multiply-adds against 141 unsplit, 11 % more cycles; H200, 4096³: every split build of
+// these tiles ran 9.5 % slower than the unsplit kernel, and float by float within 1 %).
+#define WS_AT(g, v, h, w) ((size_t)(((((g) * VWM + (v)) * NWIV + (h)) * VWN + (w)) * WIS + lid2))
 
 #if SPLIT
   // A whole tile is stored at once; a part goes to the workspace, and the last part of a tile
   // adds them up. The barriers are outside any branch (PoCL miscompiled them inside one), so
   // groups of whole tiles pass them too, after their stores.
-  const size_t tile_v = (size_t)MWG * NWGV;   // one partial tile, in vectors
-  const size_t first = (size_t)MV(0, ty) * VWM * NWGV + NV(0, tx);  // this work-item's first element
+  barrier(CLK_LOCAL_MEM_FENCE);               // the segment's record (seg_rec) is written
+  {
+  // The segment's tile, part and origin again, from its record: these shadow the ones computed
+  // before the K loop, so that those need not live through it.
+  const int part = SEG_PART, parts = SEG_PARTS, r = SEG_R;
+  const int m0v = (SEG_TILE / tiles_n) * MWGV, n0v = (SEG_TILE % tiles_n) * NWGV;
+  const size_t tile_f = (size_t)MWG * NWG;    // one partial tile, in floats
   // Only slice 0 stores (it holds the sums); all slices pass the barriers.
   if (slice == 0 && part < 0) {
     STORE_C(ACC)
   } else if (slice == 0) {
-    // The workspace holds, per split tile and part, the MWG×NWG partial tile row by row.
-    __global floatN* own = ws + ((size_t)r * SPLITS + part) * tile_v + first;
+    // The workspace holds, per split tile and part, the MWG×NWG partial tile (WS_AT).
+    __global float* own = (__global float*)ws + ((size_t)r * SPLITS + part) * tile_f;
 #pragma unroll
     for (int g = 0; g < MWIV; ++g)
 #pragma unroll
       for (int v = 0; v < VWM; ++v)
 #pragma unroll
-        for (int h = 0; h < NWIV; ++h) own[AT(g, v, h)] = ACC(g, v, h);
+        for (int h = 0; h < NWIV; ++h)
+#pragma unroll
+          for (int w = 0; w < VWN; ++w) own[WS_AT(g, v, h, w)] = comp_n(ACC(g, v, h), w);
     DEVICE_FENCE();                  // release: this work-item's part is visible everywhere
   }
   barrier(CLK_GLOBAL_MEM_FENCE);     // ... and so is the whole group's
@@ -968,15 +1089,16 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     if (last_part) counters[r] = 0;  // all parts have counted: ready for the next batch item
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (last_part && slice == 0) {     // uniform over each slice
+  if (slice == 0 && last_part) {     // uniform over each slice
     DEVICE_FENCE();                  // acquire: the other parts' stores are visible here
     // All parts from the workspace, this one's too, in part order. Volatile loads: never from a
     // cache that may hold the workspace as it was before.
-    __global volatile const floatN* from = ws + (size_t)r * SPLITS * tile_v + first;
-#define SUM_PARTS(g, v, h) sum_parts(from + AT(g, v, h), parts, tile_v)
+    __global volatile const float* from = (__global volatile const float*)ws + (size_t)r * SPLITS * tile_f;
+#define SUM_PARTS(g, v, h) sum_parts_n(from + WS_AT(g, v, h, 0), WIS, parts, tile_f)
     STORE_C(SUM_PARTS)
   }
-  barrier(CLK_LOCAL_MEM_FENCE);      // the next segment's copies reuse the local tiles
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);      // the next segment's copies reuse the local tiles and its record
   }  // the segment loop (or block)
 #else
   if (slice == 0) {
