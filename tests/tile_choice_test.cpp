@@ -147,6 +147,35 @@ TEST(SplitK, BigTilesShareTheLastWaveStreamK) {
   EXPECT_EQ(detail::best_split(kMid, {4128, 4128, 4128}, 132).sk_groups, 0u);
 }
 
+TEST(SplitK, BigTilesAtTwoPerUnitShareALastRoundThatDoublesUp) {
+  // The large entry: 128×128 tiles capped for two groups per SM (MINWG 2), 264 places on 132 SMs.
+  detail::TileCandidate large{128, 128, 16, 48949, {4096, 4096, 4096}, {}};
+  large.min_groups = 2;
+  // 4096³: 1024 tiles, three rounds and 232 left, so 100 SMs would hold two blocks in the last
+  // round: the 232 shared by 264 groups (H200: 2.691 -> 2.663 ms, kernel alone).
+  const detail::SplitK at4096 = detail::best_split(large, {4096, 4096, 4096}, 132);
+  EXPECT_GE(at4096.splits, 2u);
+  EXPECT_EQ(at4096.split_tiles, 232u);
+  EXPECT_EQ(at4096.sk_groups, 264u);
+  // 8192³: 4096 tiles, fifteen rounds and 136 left (21.31 -> 20.96 ms).
+  const detail::SplitK at8192 = detail::best_split(large, {8192, 8192, 8192}, 132);
+  EXPECT_EQ(at8192.split_tiles, 136u);
+  EXPECT_EQ(at8192.sk_groups, 264u);
+  // A last round of at most one block per SM (4128³: 33 left; 2064³: 25) keeps the rules
+  // before, and so does a call within one round (2048³: 256 tiles) or without the cap.
+  EXPECT_EQ(detail::best_split(large, {4128, 4128, 4128}, 132).sk_groups, 0u);
+  EXPECT_EQ(detail::best_split(large, {2064, 2064, 2064}, 132).sk_groups, 132u);
+  EXPECT_EQ(detail::best_split(large, {2048, 2048, 2048}, 132).splits, 1u);
+  // Nor with short K (4096×4096×1024: 0.688 ms unsplit, 0.700 shared).
+  EXPECT_EQ(detail::best_split(large, {4096, 4096, 1024}, 132).sk_groups, 0u);
+  large.min_groups = 0;
+  EXPECT_EQ(detail::best_split(large, {4096, 4096, 4096}, 132).splits, 1u);
+  // Smaller tiles never take it.
+  detail::TileCandidate medium{64, 128, 16, 32451, {1024, 1024, 1024}, {}};
+  medium.min_groups = 2;
+  EXPECT_EQ(detail::best_split(medium, {4096, 4096, 4096}, 132).sk_groups, 0u);
+}
+
 TEST(SplitK, TinyCallsAreNotSplit) {
   // 258³ in 32×64 tiles: 45 tiles for 132 units, but 2^24 multiply-adds; split in 2 it measured
   // 0.021 ms against 0.017 (H100).

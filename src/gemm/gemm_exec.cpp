@@ -316,8 +316,9 @@ Prepared prepare_packed(const Context& ctx, const cl::CommandQueue& q, const Row
   const size_t a_unit = !a_vec ? 1 : a_km ? vwm : 4, b_unit = b_kn && b_vec ? vwn : 1;
 
   // Build everything and allocate before enqueueing anything.
-  // MINWG caps the registers of the unsplit kernel only: split builds need 148-172 registers for
-  // 128×128 tiles, and held to 128 they spilled and ran slower (H200, 4128³: 3.22 -> 3.27 ms).
+  // MINWG caps the registers of the unsplit kernel only. Split builds of 128×128 tiles once needed
+  // 148-172 registers and spilled when held to 128 (H200, 4128³: 3.22 -> 3.27 ms); since the
+  // twenty-second session they take 128 by themselves, and capped or not ran the same (±1 %).
   cl::Kernel k = ctx.kernel(d.program_sources(), options, d.entry, split ? 0u : unsigned(p(ps, "MINWG")));
   if (a_packed) build_prepare_operand(ctx, !g.trans_a);
   if (b_packed) build_prepare_operand(ctx, g.trans_b);

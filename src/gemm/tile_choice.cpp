@@ -20,10 +20,19 @@ constexpr size_t kBigTile = 64 * 128;
 // the parts (1032³ in 64×128: 21 tiles shared by 132 blocks 0.115 ms, 6 parts 0.081).
 constexpr size_t kStreamTile = 128 * 128;
 // ... but only after at most two rounds of whole tiles (one per unit): a split build of these
-// tiles keeps 148-172 registers, one block per SM instead of two, for its whole tiles too, which
-// costs more than a short last wave saves once there are many. H200, 4128³ (1056 whole tiles and
+// tiles kept 148-172 registers, one block per SM instead of two, for its whole tiles too, which
+// cost more than a short last wave saves once there are many. H200, 4128³ (1056 whole tiles and
 // 33 left): 33 tiles shared by 132 groups 3.22 ms, unsplit 3.13 (seventh session).
 constexpr size_t kStreamMaxRounds = 2;
+// Since the twenty-second session the split build of 128×128 tiles runs at two blocks per SM and
+// as fast as the unsplit one, so a last round in which some units would hold two blocks (and so
+// take a whole round, as long as a full one) is shared by a group per place (units × MINWG), one
+// round of stream-K. H200, kernel alone: 4096³ (232 tiles left of 1024 on 264 places) 2.691 ->
+// 2.663 ms; 8192³ (136 left of 4096) 21.31 -> 20.96; 6144³ 9.02 -> 8.87; 4096×4096×16384 10.70
+// -> 10.53. Not with short K, where the parts' fix-up weighs more: 4096×4096×1024 0.688 -> 0.700
+// (K = 2048 was not measured; the rule starts at 4096). A last round of at most one block per
+// unit runs faster (each block alone on its SM) and stays with the rules above (4128³: 33 left).
+constexpr size_t kStreamRoundMinDepth = 4096;
 // An alternative replaces the entry only when predicted this much faster: the model is off by
 // 5-15 % at shapes away from the tuned one, and the entry is the one measured fastest (1032³ on
 // the H100: the 64×64 runner-up in 5 parts, predicted 5 % faster than the entry's 64×128 tiles
@@ -85,7 +94,8 @@ TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams&
                            const GemmShape& tuned) {
   const auto [tm, tn] = desc.tile(full);
   const size_t tk = full.count("KWG") ? size_t(full.at("KWG")) : 1;
-  return {tm, tn, tk, gflops, tuned, {}, 1};
+  const size_t min_groups = full.count("MINWG") && full.at("MINWG") > 0 ? size_t(full.at("MINWG")) : 0;
+  return {tm, tn, tk, gflops, tuned, {}, 1, 1, min_groups};
 }
 
 TileCandidate candidate_of(const GemmKernelDescriptor& desc, const KernelParams& full, double gflops,
@@ -140,6 +150,10 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
   const size_t tiles = ceil_div(call.m, c.tile_m) * ceil_div(call.n, c.tile_n);
   const size_t k_steps = ceil_div(call.k, c.tile_k);
   SplitK best;
+  if (c.tile_m * c.tile_n >= kStreamTile && c.min_groups > 1 && k_steps * c.tile_k >= kStreamRoundMinDepth) {
+    const size_t places = std::max<size_t>(units, 1) * c.min_groups, left = tiles % places;
+    if (tiles > places && left > units) return SplitK{2, left, places};
+  }
   // Tiny calls are not split: their time is mostly fixed costs, which a split adds to (258³ in
   // 32×64 tiles on the H100: 0.021 ms in 2 parts, 0.017 unsplit).
   if (double(call.m) * double(call.n) * double(call.k) < kMinSplitWork) return best;

@@ -47,6 +47,9 @@ struct TileCandidate {
   // How many times faster a block runs alone on its unit (GemmKernelDescriptor::alone): a last
   // round of at most one block per unit costs 1/alone of a round.
   double alone = 1;
+  // The blocks per unit that the configuration's registers were capped for (xgemm's MINWG; 0:
+  // none). Only the stream-K rule of best_split reads it.
+  size_t min_groups = 0;
 };
 
 // The model's view of configuration `full` (all parameters resolved) of a kernel with a tile:
@@ -77,7 +80,10 @@ double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t u
 // The split predicted fastest for `c` at `call`: at most 16 parts, at most one part per compute
 // unit (two after exactly two whole waves of tiles of at least 64×128; see part_slots in
 // tile_choice.cpp); after whole waves, only a last wave of at most a quarter of those slots; none
-// for calls under 2^25 multiply-adds; {1, 0} unless it saves at least 5 %.
+// for calls under 2^25 multiply-adds; {1, 0} unless it saves at least 5 %. Before all that: tiles
+// of at least 128×128 capped for c.min_groups > 1 blocks per unit, with K of at least 4096, share
+// a last round in which some units would hold two blocks among units × min_groups groups
+// (stream-K; see kStreamRoundMinDepth in tile_choice.cpp).
 SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units);
 
 // The stream-K groups a device runs for `groups` asked over `split_tiles` tiles: where a share may
