@@ -344,6 +344,13 @@ typedef VECTOR(ALK) floatK;  // ALK k of one row of A
 #endif
 
 #if SPLIT
+// How partial tiles lie in the workspace (see WS_AT): float by float for the big tiles, whose
+// registers are all taken; a work-item's vectors together for the others, which store and read
+// them in a quarter of the instructions (H200, 1548³ in 64×128 tiles split in parts: 0.215-0.218
+// ms so, 0.244-0.246 float by float).
+#ifndef WS_FLOATS
+#define WS_FLOATS (MWG * NWG >= 128 * 128)
+#endif
 // The sum of a split tile's parts at one position, in part order.
 // SPLITS is a constant, so the loop unrolls and all of an element's loads are in flight at once
 // (H200: 1548³ 0.222 -> 0.217 ms, 2064³ 0.471 -> 0.462, 4128³ 3.26 -> 3.20 against a run-time count).
@@ -355,6 +362,7 @@ inline float sum_parts(__global volatile const float* at, const int parts, const
   return sum;
 }
 
+#if WS_FLOATS
 // The vector of sums at lanes at, at + lane_stride, ... (a work-item's elements lie WIS apart in
 // the workspace; see WS_AT).
 inline floatN sum_parts_n(__global volatile const float* at, const size_t lane_stride, const int parts,
@@ -365,6 +373,16 @@ inline floatN sum_parts_n(__global volatile const float* at, const size_t lane_s
   for (int w = 0; w < VWN; ++w) lanes[w] = sum_parts(at + w * lane_stride, parts, stride);
   return r;
 }
+#else
+// The same for a vector of lanes stored together.
+inline floatN sum_parts_v(__global volatile const floatN* at, const int parts, const size_t stride) {
+  floatN sum = at[0];
+#pragma unroll
+  for (int j = 1; j < SPLITS; ++j)
+    if (j < parts) sum += at[j * stride];
+  return sum;
+}
+#endif
 
 // The stream-K group whose share holds K-step `step` of the split tiles' `total`: the last g with
 // floor(g · total / groups) <= step.
@@ -1055,6 +1073,10 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 // K loop's multiply-adds against 141 unsplit, 11 % more cycles; H200, 4096³: every split build of
 // these tiles ran 9.5 % slower than the unsplit kernel, and float by float within 1 %).
 #define WS_AT(g, v, h, w) ((size_t)(((((g) * VWM + (v)) * NWIV + (h)) * VWN + (w)) * WIS + lid2))
+// Otherwise (WS_FLOATS = 0) the partial tile lies row by row, and element (g, v, h) is AT(g, v, h)
+// vectors from this work-item's first: a constant, so that the compiler does not hoist a 64-bit
+// address per element out of the K loop (that cost 24 registers in a ptxas build).
+#define AT(g, v, h) (((MV(g, 0) - MV(0, 0)) * VWM + (v)) * NWGV + NV(h, 0) - NV(0, 0))
 
 #if SPLIT
   // A whole tile is stored at once; a part goes to the workspace, and the last part of a tile
@@ -1067,11 +1089,15 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
   const int part = SEG_PART, parts = SEG_PARTS, r = SEG_R;
   const int m0v = (SEG_TILE / tiles_n) * MWGV, n0v = (SEG_TILE % tiles_n) * NWGV;
   const size_t tile_f = (size_t)MWG * NWG;    // one partial tile, in floats
+#if !WS_FLOATS
+  const size_t first = (size_t)MV(0, ty) * VWM * NWGV + NV(0, tx);  // this work-item's first vector
+#endif
   // Only slice 0 stores (it holds the sums); all slices pass the barriers.
   if (slice == 0 && part < 0) {
     STORE_C(ACC)
   } else if (slice == 0) {
-    // The workspace holds, per split tile and part, the MWG×NWG partial tile (WS_AT).
+    // The workspace holds, per split tile and part, the MWG×NWG partial tile (WS_FLOATS).
+#if WS_FLOATS
     __global float* own = (__global float*)ws + ((size_t)r * SPLITS + part) * tile_f;
 #pragma unroll
     for (int g = 0; g < MWIV; ++g)
@@ -1081,6 +1107,15 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
         for (int h = 0; h < NWIV; ++h)
 #pragma unroll
           for (int w = 0; w < VWN; ++w) own[WS_AT(g, v, h, w)] = comp_n(ACC(g, v, h), w);
+#else
+    __global floatN* own = ws + ((size_t)r * SPLITS + part) * (tile_f / VWN) + first;
+#pragma unroll
+    for (int g = 0; g < MWIV; ++g)
+#pragma unroll
+      for (int v = 0; v < VWM; ++v)
+#pragma unroll
+        for (int h = 0; h < NWIV; ++h) own[AT(g, v, h)] = ACC(g, v, h);
+#endif
     DEVICE_FENCE();                  // release: this work-item's part is visible everywhere
   }
   barrier(CLK_GLOBAL_MEM_FENCE);     // ... and so is the whole group's
@@ -1093,8 +1128,13 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     DEVICE_FENCE();                  // acquire: the other parts' stores are visible here
     // All parts from the workspace, this one's too, in part order. Volatile loads: never from a
     // cache that may hold the workspace as it was before.
+#if WS_FLOATS
     __global volatile const float* from = (__global volatile const float*)ws + (size_t)r * SPLITS * tile_f;
 #define SUM_PARTS(g, v, h) sum_parts_n(from + WS_AT(g, v, h, 0), WIS, parts, tile_f)
+#else
+    __global volatile const floatN* from = ws + (size_t)r * SPLITS * (tile_f / VWN) + first;
+#define SUM_PARTS(g, v, h) sum_parts_v(from + AT(g, v, h), parts, tile_f / VWN)
+#endif
     STORE_C(SUM_PARTS)
   }
   }
