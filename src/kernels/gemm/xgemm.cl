@@ -351,11 +351,17 @@ typedef VECTOR(ALK) floatK;  // ALK k of one row of A
 #ifndef WS_FLOATS
 #define WS_FLOATS (MWG * NWG >= 128 * 128)
 #endif
+// What the workspace holds one of per position: a float, or a work-item's vector.
+#if WS_FLOATS
+typedef float ws_t;
+#else
+typedef floatN ws_t;
+#endif
 // The sum of a split tile's parts at one position, in part order.
 // SPLITS is a constant, so the loop unrolls and all of an element's loads are in flight at once
 // (H200: 1548³ 0.222 -> 0.217 ms, 2064³ 0.471 -> 0.462, 4128³ 3.26 -> 3.20 against a run-time count).
-inline float sum_parts(__global volatile const float* at, const int parts, const size_t stride) {
-  float sum = at[0];
+inline ws_t sum_parts(__global volatile const ws_t* at, const int parts, const size_t stride) {
+  ws_t sum = at[0];
 #pragma unroll
   for (int j = 1; j < SPLITS; ++j)
     if (j < parts) sum += at[j * stride];
@@ -372,15 +378,6 @@ inline floatN sum_parts_n(__global volatile const float* at, const size_t lane_s
 #pragma unroll
   for (int w = 0; w < VWN; ++w) lanes[w] = sum_parts(at + w * lane_stride, parts, stride);
   return r;
-}
-#else
-// The same for a vector of lanes stored together.
-inline floatN sum_parts_v(__global volatile const floatN* at, const int parts, const size_t stride) {
-  floatN sum = at[0];
-#pragma unroll
-  for (int j = 1; j < SPLITS; ++j)
-    if (j < parts) sum += at[j * stride];
-  return sum;
 }
 #endif
 
@@ -1133,7 +1130,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #define SUM_PARTS(g, v, h) sum_parts_n(from + WS_AT(g, v, h, 0), WIS, parts, tile_f)
 #else
     __global volatile const floatN* from = ws + (size_t)r * SPLITS * (tile_f / VWN) + first;
-#define SUM_PARTS(g, v, h) sum_parts_v(from + AT(g, v, h), parts, tile_f / VWN)
+#define SUM_PARTS(g, v, h) sum_parts(from + AT(g, v, h), parts, tile_f / VWN)
 #endif
     STORE_C(SUM_PARTS)
   }
