@@ -783,6 +783,28 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 #endif
 
+// Vector g of this work-item's A fragment (A's tile stored K×M) and vector h of its B fragment,
+// at k of the tile in buffer bf; from global memory where the operand is not staged.
+#if SA
+#define A_PART(bf, k, g) As[bf][k][MV(g, ty)]
+#else
+#define A_PART(bf, k, g) ((IN_K(t + (k)) && IN_MV(m0v + MV(g, ty))) ? At[(size_t)(t + (k)) * lda_v + MV(g, ty)] : (floatM)(0.0f))
+#endif
+#if SB
+#define B_FRAG(bf, k, h) Bs[bf][k][NV(h, tx)]
+#else
+#define B_FRAG(bf, k, h) ((IN_K(t + (k)) && IN_NV(n0v + NV(h, tx))) ? B[(size_t)(t + (k)) * ldb_v + NV(h, tx)] : (floatN)(0.0f))
+#endif
+// The K loop's step, rotated or not: the fragments of k-step k of buffer bf into a (MWI floats)
+// and b (NWIV vectors), FRAGS, and their product added to the accumulators, MULTIPLY.
+#define FRAGS(bf, k, a, b) { \
+    _Pragma("unroll") for (int g = 0; g < MWIV; ++g) { \
+      const floatM part = A_PART(bf, k, g); \
+      _Pragma("unroll") for (int v = 0; v < VWM; ++v) a[g * VWM + v] = comp_m(part, v); } \
+    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) b[h] = B_FRAG(bf, k, h); }
+#define MULTIPLY(a, b) _Pragma("unroll") for (int i = 0; i < MWI; ++i) \
+    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
+
 // The rotated K loop (ROTATE; cp.async pipeline, A's tile stored K×M): each k-step's fragments
 // are loaded while the k-step before it is multiplied, alternating between two register sets
 // (even k-steps in a0/b0, odd ones in a1/b1), and so across the barrier too: the first fragments
@@ -798,14 +820,6 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 #define ROTATED (ROTATE && ASYNC && !A_MK && KSL % 2 == 0)
 #if ROTATED
-// Fragments of k-step k of buffer bf into a (MWI floats) and b (NWIV vectors).
-#define FRAGS(bf, k, a, b) { \
-    _Pragma("unroll") for (int g = 0; g < MWIV; ++g) { \
-      const floatM part = As[bf][k][MV(g, ty)]; \
-      _Pragma("unroll") for (int v = 0; v < VWM; ++v) a[g * VWM + v] = comp_m(part, v); } \
-    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) b[h] = Bs[bf][k][NV(h, tx)]; }
-#define MULTIPLY(a, b) _Pragma("unroll") for (int i = 0; i < MWI; ++i) \
-    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
 // This slice's k-steps of the tile in buffer buf but the last, which is left loaded in a1/b1.
 #define KSTEPS_BUT_LAST() _Pragma("unroll") for (int kk = 0; kk < KSL; kk += 2) { \
     FRAGS(buf, slice * KSL + kk + 1, a1, b1) \
@@ -825,33 +839,20 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     FRAGS(NEXT_BUF(buf), slice * KSL, a0, b0) }
 #endif
 
-// Vector h of this work-item's B fragment at k of the tile.
-#if SB
-#define B_FRAG(k, h) Bs[buf][k][NV(h, tx)]
-#else
-#define B_FRAG(k, h) ((IN_K(t + (k)) && IN_NV(n0v + NV(h, tx))) ? B[(size_t)(t + (k)) * ldb_v + NV(h, tx)] : (floatN)(0.0f))
-#endif
-
 #if ASYNC
   // The streamed copies' state (ISSUE_A, ISSUE_B): where each of this work-item's copies of the
   // first tile comes from and where it goes in buffer 0.
+#define STREAM_STATE(src, dst, T, copies, origin, OFF, DST) \
+  __global const T* src[copies]; \
+  uint dst[copies]; \
+  _Pragma("unroll") for (int l = 0; l < (copies); ++l) { \
+    src[l] = (origin) + OFF(l, k_begin); \
+    dst[l] = DST(l, 0); }
 #if A_STREAM
-  __global const a_t* a_src[LPTA];
-  uint a_dst[LPTA];
-#pragma unroll
-  for (int l = 0; l < LPTA; ++l) {
-    a_src[l] = At + A_OFF(l, k_begin);
-    a_dst[l] = A_DST(l, 0);
-  }
+  STREAM_STATE(a_src, a_dst, a_t, LPTA, At, A_OFF, A_DST)
 #endif
 #if B_STREAM
-  __global const b_t* b_src[LPTB];
-  uint b_dst[LPTB];
-#pragma unroll
-  for (int l = 0; l < LPTB; ++l) {
-    b_src[l] = B + B_OFF(l, k_begin);
-    b_dst[l] = B_DST(l, 0);
-  }
+  STREAM_STATE(b_src, b_dst, b_t, LPTB, B, B_OFF, B_DST)
 #endif
   // Prologue: tiles 0 .. ASYNC-2 in flight, one commit group each (empty past the end, so that
   // the group count stays uniform for the waits).
@@ -949,7 +950,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
         for (int w = 0; w < ALK; ++w) {
           floatN b[NWIV];
 #pragma unroll
-          for (int h = 0; h < NWIV; ++h) b[h] = B_FRAG(k + w, h);
+          for (int h = 0; h < NWIV; ++h) b[h] = B_FRAG(buf, k + w, h);
 #pragma unroll
           for (int i = 0; i < MWI; ++i)
 #pragma unroll
@@ -962,25 +963,9 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     for (int kk = 0; kk < KSL; ++kk) {
       const int k = slice * KSL + kk;  // this slice's part of the tile
       float a[MWI];
-#pragma unroll
-      for (int g = 0; g < MWIV; ++g) {
-#if SA
-        const floatM part = As[buf][k][MV(g, ty)];
-#else
-        const floatM part = (IN_K(t + k) && IN_MV(m0v + MV(g, ty))) ? At[(size_t)(t + k) * lda_v + MV(g, ty)] : (floatM)(0.0f);
-#endif
-#pragma unroll
-        for (int v = 0; v < VWM; ++v) a[g * VWM + v] = comp_m(part, v);
-      }
       floatN b[NWIV];
-#pragma unroll
-      for (int h = 0; h < NWIV; ++h) {
-        b[h] = B_FRAG(k, h);
-      }
-#pragma unroll
-      for (int i = 0; i < MWI; ++i)
-#pragma unroll
-        for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
+      FRAGS(buf, k, a, b)
+      MULTIPLY(a, b)
     }
 #endif
 
