@@ -7,3 +7,4 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 #include <clgemm/ladder.hpp>
+#include <clgemm/warnings.hpp>

@@ -4,6 +4,7 @@
 #include <clgemm/error.hpp>
 
 #include "runtime/disk_cache.hpp"
+#include "runtime/warnings.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +12,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <atomic>
-#include <iostream>
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
@@ -96,8 +96,7 @@ const TuningDatabase& user_database() {
   if (!user_loaded) {
     std::string warning;
     user_db = load_database(user_database_path(), &warning);
-    // The library never writes to stdout; a damaged database is worth one line on stderr.
-    if (!warning.empty()) std::cerr << "clgemm: warning: " << warning << "\n";
+    if (!warning.empty()) warn(warning);
     user_loaded = true;
   }
   return user_db;

@@ -1,11 +1,15 @@
 // main.cpp — the clgemm command-line tool: parses the subcommand and reports errors.
 #include <clgemm/error.hpp>
+#include <clgemm/warnings.hpp>
 
 #include "cli_common.hpp"
 
 #include <iostream>
 
 int main(int argc, char** argv) {
+  // The library never prints; the tool shows its warnings (a skipped tuning entry, a refused cache
+  // folder) where its other diagnostics go.
+  clgemm::set_warning_handler([](const std::string& m) { std::cerr << "clgemm: warning: " << m << "\n"; });
   CLI::App app{"clgemm — matrix multiplication on any OpenCL device"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");

@@ -1,0 +1,16 @@
+// warnings.hpp — how library code raises a warning (see clgemm/warnings.hpp for where it goes).
+#pragma once
+
+#include <clgemm/warnings.hpp>
+
+#include <string>
+
+namespace clgemm::detail {
+
+// Hands `message` to the installed handler, or keeps it for take_warnings(). Thread-safe.
+void warn(const std::string& message);
+
+// The most recent warning of the process ("" if none): for the C API's clgemmLastWarning.
+std::string last_warning();
+
+}  // namespace clgemm::detail
