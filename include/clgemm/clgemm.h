@@ -9,6 +9,14 @@
  * is not read; k = 0 gives C = beta·C; m = 0 or n = 0 succeeds without work. `event` may be NULL;
  * otherwise it receives an event (release it with clReleaseEvent) that completes when all of the
  * call's work has finished.
+ *
+ * What is checked, and what cannot be: a NULL queue or buffer, an enum value outside its list, a
+ * buffer of another context, an image or pipe in place of a buffer, a C created read-only, an A
+ * or B created write-only (or a C so, with beta != 0), sizes that do not fit the buffers, and a C
+ * that overlaps A, B or another batch item of C each have their own status. A handle that is not
+ * a live object of its kind (a released queue, a context passed as the queue, freed memory)
+ * cannot be told apart from a valid one: as everywhere in OpenCL, passing one is undefined and
+ * may crash inside the OpenCL driver.
  */
 #ifndef CLGEMM_CLGEMM_H
 #define CLGEMM_CLGEMM_H
@@ -35,14 +43,18 @@ typedef enum {
   clgemmOutOfResources = -5,           /* device memory or work-group resources exhausted */
   clgemmUnsupportedDevice = -6,        /* the queue's device cannot run clgemm's kernels */
   clgemmInternalError = -7,            /* a bug in clgemm */
-  clgemmInvalidQueue = -8,             /* queue is NULL or not a command queue */
-  clgemmInvalidBuffer = -9,            /* a buffer is NULL or not a memory object */
+  clgemmInvalidQueue = -8,             /* queue is NULL, or the driver says it is not a command queue */
+  clgemmInvalidBuffer = -9,            /* a buffer is NULL, or the driver says it is not a memory object */
   clgemmInvalidLayout = -10,           /* layout is not clgemmLayoutRowMajor/ColMajor */
   clgemmInvalidTranspose = -11,        /* a transpose is not clgemmTransposeNo/Yes */
   clgemmInvalidLeadingDimension = -12, /* a_ld, b_ld or c_ld is smaller than the matrix needs */
   clgemmBufferTooSmall = -13,          /* offset + extent reaches past the end of a buffer */
   clgemmSizeOverflow = -14,            /* sizes overflow the element-count arithmetic */
-  clgemmInvalidBatchCount = -15        /* batch_count is 0 */
+  clgemmInvalidBatchCount = -15,       /* batch_count is 0 or above 2^31 - 1 */
+  clgemmBufferContextMismatch = -16,   /* a buffer belongs to another context than the queue */
+  clgemmNotABuffer = -17,              /* a memory object is an image or a pipe, not a buffer */
+  clgemmBufferAccess = -18,            /* C created read-only; A, B (or C with beta != 0) write-only */
+  clgemmOverlappingOperands = -19      /* C overlaps A, B or another batch item of C */
 } clgemmStatus;
 
 /* The arithmetic of later calls on the calling thread (clgemm::Math): clgemmMathFp32, float32
@@ -78,8 +90,20 @@ const char* clgemmStatusString(clgemmStatus status);
 /* The message of the last failed call on this thread (names the argument and values), or "". */
 const char* clgemmLastErrorMessage(void);
 
-/* Releases cached programs and the OpenCL contexts they hold. */
+/* Releases the compiled programs, scratch buffers and references to OpenCL contexts that clgemm
+   keeps per context and device. clgemm keeps those of the 8 most recently used contexts; a program
+   that is done with a context can release its share at once with this. Safe while other threads
+   call clgemm: a call in progress keeps what it uses until it returns. */
 clgemmStatus clgemmClearCache(void);
+
+/* Warnings: what the library has to say that is not an error (a tuning database entry it skipped,
+   a cache folder it refused). clgemm never prints. With a callback set, each warning is passed to
+   it on the thread that raised it (the message is valid during the call); NULL removes it. */
+typedef void (*clgemmWarningCallback)(const char* message, void* user_data);
+clgemmStatus clgemmSetWarningCallback(clgemmWarningCallback callback, void* user_data);
+
+/* The most recent warning of the process, or "" (valid until this thread calls it again). */
+const char* clgemmLastWarning(void);
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,8 @@
 
 namespace clgemm {
 
-// Failure classes. The C API (issue 3) maps these one-to-one onto its negative status codes,
-// so keep the numbers stable.
+// Failure classes. The C API maps these one-to-one onto its negative status codes, so keep the
+// numbers stable.
 enum class Status : int {
   Success = 0,
   InvalidArgument = -1,    // a size, enum, pointer or option the caller passed is not valid
@@ -24,7 +24,11 @@ enum class Status : int {
   InvalidLeadingDimension = -12,  // a leading dimension is smaller than the matrix needs
   BufferTooSmall = -13,    // offset, leading dimension and shape reach past the end of a buffer
   SizeOverflow = -14,      // the sizes given overflow the arithmetic of element counts
-  InvalidBatchCount = -15, // a batched call with batch count 0, or arrays of the wrong length
+  InvalidBatchCount = -15, // a batch count of 0 or above 2^31 - 1, or arrays of the wrong length
+  BufferContextMismatch = -16,  // a buffer belongs to another OpenCL context than the queue
+  NotABuffer = -17,        // a memory object is an image or a pipe, not a buffer
+  BufferAccess = -18,      // a buffer's flags forbid the access: C read-only, A or B write-only
+  OverlappingOperands = -19,  // C overlaps A, B or another batch item of C (BLAS forbids aliasing)
 };
 
 const char* status_name(Status s);

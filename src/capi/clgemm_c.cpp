@@ -4,7 +4,10 @@
 #include <clgemm/gemm.hpp>
 
 #include "gemm/context_registry.hpp"
+#include "gemm/gemm_checks.hpp"
+#include "runtime/warnings.hpp"
 
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -44,13 +47,24 @@ clgemmStatus guarded(F&& f) noexcept {
   }
 }
 
+// The integer a C caller passed for an enum. C lets any int through an enum parameter, but in C++
+// reading a value outside the enumerators' range as the enum type is undefined, so the bytes are
+// copied out instead; the checks of the C++ API then judge the integer.
+template <class E>
+int raw(const E& value) {
+  static_assert(sizeof(E) == sizeof(int), "the C enums are int-sized");
+  int v;
+  std::memcpy(&v, &value, sizeof v);
+  return v;
+}
+
 clgemm::GemmCall make_call(clgemmLayout layout, clgemmTranspose ta, clgemmTranspose tb, size_t m, size_t n, size_t k,
                            float alpha, cl_mem a, size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset,
                            size_t b_ld, float beta, cl_mem c, size_t c_offset, size_t c_ld) {
   clgemm::GemmCall call;
-  call.layout = static_cast<clgemm::Layout>(layout);
-  call.a_transpose = static_cast<clgemm::Transpose>(ta);
-  call.b_transpose = static_cast<clgemm::Transpose>(tb);
+  call.layout = static_cast<clgemm::Layout>(raw(layout));
+  call.a_transpose = static_cast<clgemm::Transpose>(raw(ta));
+  call.b_transpose = static_cast<clgemm::Transpose>(raw(tb));
   call.m = m, call.n = n, call.k = k;
   call.alpha = alpha, call.beta = beta;
   call.a = {a, a_offset, a_ld};
@@ -70,11 +84,12 @@ extern "C" {
 
 clgemmStatus clgemmSetMath(clgemmMath math) {
   return guarded([&] {
-    if (math != clgemmMathFp32 && math != clgemmMathTf32x3 && math != clgemmMathTf32)
+    const int m = raw(math);
+    if (m != clgemmMathFp32 && m != clgemmMathTf32x3 && m != clgemmMathTf32)
       throw clgemm::Error(clgemm::Status::InvalidArgument,
-                          "math is " + std::to_string(int(math)) +
+                          "math is " + std::to_string(m) +
                               "; use clgemmMathFp32 (0), clgemmMathTf32x3 (1) or clgemmMathTf32 (2)");
-    thread_math = math;
+    thread_math = static_cast<clgemmMath>(m);
   });
 }
 
@@ -97,8 +112,8 @@ clgemmStatus clgemmSgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose
                                 size_t b_ld, const float* betas, cl_mem c_buffer, const size_t* c_offsets, size_t c_ld,
                                 size_t batch_count, cl_command_queue* queue, cl_event* event) {
   return guarded([&] {
-    if (batch_count == 0)
-      throw clgemm::Error(clgemm::Status::InvalidBatchCount, "batch_count is 0; a batched call needs at least one GEMM");
+    // Before the arrays are copied: batch_count says how long they are.
+    clgemm::detail::check_batch_count(batch_count);
     if (!alphas || !betas || !a_offsets || !b_offsets || !c_offsets)
       throw clgemm::Error(clgemm::Status::InvalidArgument, "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
     clgemm::gemm_batched(make_call(layout, a_transpose, b_transpose, m, n, k, 1.0f, a_buffer, 0, a_ld, b_buffer, 0,
@@ -123,14 +138,25 @@ clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_tr
   });
 }
 
-const char* clgemmStatusString(clgemmStatus status) {
-  return clgemm::status_name(static_cast<clgemm::Status>(static_cast<int>(status)));
-}
+const char* clgemmStatusString(clgemmStatus status) { return clgemm::status_name(static_cast<clgemm::Status>(raw(status))); }
 
 const char* clgemmLastErrorMessage(void) { return last_error.c_str(); }
 
 clgemmStatus clgemmClearCache(void) {
   return guarded([] { clgemm::detail::clear_contexts(); });
+}
+
+clgemmStatus clgemmSetWarningCallback(clgemmWarningCallback callback, void* user_data) {
+  return guarded([&] {
+    if (!callback) return clgemm::set_warning_handler({});
+    clgemm::set_warning_handler([callback, user_data](const std::string& m) { callback(m.c_str(), user_data); });
+  });
+}
+
+const char* clgemmLastWarning(void) {
+  thread_local std::string copy;  // the caller's pointer stays valid until its thread asks again
+  copy = clgemm::detail::last_warning();
+  return copy.c_str();
 }
 
 }  // extern "C"

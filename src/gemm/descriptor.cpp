@@ -45,20 +45,30 @@ std::string label(const GemmKernelDescriptor& d) {
 }
 }  // namespace
 
-KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides) {
-  KernelParams ps;
-  const bool cpu = dev.kind == DeviceKind::CPU;
-  for (const auto& spec : d.params) ps[spec.name] = cpu ? spec.cpu_default : spec.gpu_default;
+void check_param_values(const GemmKernelDescriptor& d, const KernelParams& overrides) {
   for (const auto& [name, value] : overrides) {
-    if (!ps.count(name)) {
+    const auto spec = std::find_if(d.params.begin(), d.params.end(), [&](const ParamSpec& s) { return s.name == name; });
+    if (spec == d.params.end()) {
       std::string known;
-      for (const auto& spec : d.params) known += (known.empty() ? "" : ", ") + spec.name;
+      for (const auto& s : d.params) known += (known.empty() ? "" : ", ") + s.name;
       throw Error(Status::InvalidArgument, label(d) +
                                                " has no parameter '" + name + "'; its parameters are: " +
                                                (known.empty() ? "(none)" : known));
     }
-    ps[name] = value;
+    if (value < spec->least || value > kMostParamValue)
+      throw Error(Status::InvalidArgument, label(d) + ": " + name + " = " + std::to_string(value) + " is outside " +
+                                               std::to_string(spec->least) + ".." + std::to_string(kMostParamValue) +
+                                               " (" + spec->meaning + ")");
   }
+}
+
+KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides) {
+  // Before any constraint, which may divide by a value.
+  check_param_values(d, overrides);
+  KernelParams ps;
+  const bool cpu = dev.kind == DeviceKind::CPU;
+  for (const auto& spec : d.params) ps[spec.name] = cpu ? spec.cpu_default : spec.gpu_default;
+  for (const auto& [name, value] : overrides) ps[name] = value;
   for (const auto& c : d.constraints) {
     if (!c.holds(ps, dev))
       throw Error(Status::InvalidArgument, label(d) +

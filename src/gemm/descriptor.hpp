@@ -11,12 +11,17 @@
 
 namespace clgemm::detail {
 
+// No tunable of any kernel comes near it; the bound keeps products of four parameters (tile areas
+// times depths, local-memory sizes) far from overflowing a long.
+constexpr long kMostParamValue = 4096;
+
 struct ParamSpec {
   std::string name;
   long gpu_default;     // default on GPUs and accelerators
   long cpu_default;     // default on CPU devices (PoCL): smaller tiles, fewer work-items
   std::string meaning;  // one line for documentation and error messages
   std::vector<long> values = {};  // the tuner's search space for this parameter (empty: not tuned)
+  long least = 1;       // the smallest valid value: 1 for sizes and counts, 0 for switches
 };
 
 // A named predicate over parameter values and the device, e.g. "TS divisible by WPT".
@@ -85,8 +90,13 @@ Constraint divides(const std::string& divisor, const std::string& dividend);  //
 Constraint one_of(const std::string& name, std::vector<long> allowed);
 Constraint positive(const std::string& name);
 
+// Throws Error(InvalidArgument) for a name the kernel does not have or a value outside
+// [least, kMostParamValue]: what makes `overrides` invalid on any device.
+void check_param_values(const GemmKernelDescriptor& d, const KernelParams& overrides);
+
 // Parameter values for a device: defaults by device kind, then `overrides`. Throws for unknown
-// names, failed constraints, and work-group or local-memory sizes the device cannot run.
+// names, values outside [least, kMostParamValue] (checked before any constraint, which may divide
+// by them), failed constraints, and work-group or local-memory sizes the device cannot run.
 KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides);
 
 std::string build_options(const KernelParams& ps);

@@ -9,6 +9,9 @@
 #include "gemm/tall_kernel.hpp"
 #include "runtime/cl_error.hpp"
 
+#include <algorithm>
+#include <memory>
+
 namespace clgemm {
 
 namespace {
@@ -29,13 +32,16 @@ void hand_back_marker(cl_command_queue queue, cl_event* out) {
     throw Error(Status::OpenCLError, std::string("clEnqueueMarkerWithWaitList failed with ") + detail::cl_error_name(err));
 }
 
-// What every entry point checks before anything else; false when there is nothing to compute.
-bool check_common(const GemmCall& call, cl_command_queue queue) {
-  detail::check_queue(queue);
+// What every entry point checks before anything else: the queue (whose context it returns),
+// the enums and the index range.
+cl_context check_common(const GemmCall& call, cl_command_queue queue) {
+  const cl_context context = detail::check_queue(queue);
   detail::check_enums(call);
   detail::check_index_range(call);
-  return call.m > 0 && call.n > 0;
+  return context;
 }
+
+bool nothing_to_compute(const GemmCall& call) { return call.m == 0 || call.n == 0; }
 
 // The tall kernel reads op(A) along k in place, so it takes a call only where op(A)'s rows are
 // contiguous along k (in row-major terms: A not transposed). plan_gemm knows only the shape; a
@@ -70,7 +76,9 @@ std::vector<detail::GemmPart> parts_of(const DeviceInfo& device, const detail::R
 
 void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_command_queue queue, cl_event* event,
          const GemmOptions& options) {
-  const Context& ctx = detail::context_for_queue(queue);
+  // Held to the end of the call: clgemmClearCache on another thread must not destroy it meanwhile.
+  const std::shared_ptr<const Context> held = detail::context_for_queue(queue);
+  const Context& ctx = *held;
   detail::check_device(ctx.info());
   const detail::RowMajorGemm g = detail::to_row_major(call);
   if (call.layout == Layout::ColMajor && spec.arrays) std::swap(spec.a_offsets, spec.b_offsets);
@@ -88,8 +96,9 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
 }  // namespace
 
 void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const GemmOptions& options) {
-  if (!check_common(call, queue)) return hand_back_marker(queue, event);
-  detail::check_operands(call, {call.a.offset}, {call.b.offset}, {call.c.offset});
+  const cl_context context = check_common(call, queue);
+  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  detail::check_operands(call, context, {1, call.a.offset}, {1, call.b.offset}, {1, call.c.offset}, call.beta != 0.0f);
   run(call, {}, call.k == 0 || call.alpha == 0.0f, queue, event, options);
 }
 
@@ -98,7 +107,7 @@ void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const 
                   const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event,
                   const GemmOptions& options) {
   const size_t count = alphas.size();
-  if (count == 0) throw Error(Status::InvalidBatchCount, "batch_count is 0; a batched call needs at least one GEMM");
+  detail::check_batch_count(count);
   const std::pair<const char*, size_t> sizes[] = {
       {"betas", betas.size()}, {"a_offsets", a_offsets.size()}, {"b_offsets", b_offsets.size()}, {"c_offsets", c_offsets.size()}};
   for (const auto& [name, size] : sizes)
@@ -106,12 +115,15 @@ void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const 
       throw Error(Status::InvalidBatchCount, std::string(name) + " holds " + std::to_string(size) +
                                                  " entries but alphas holds " + std::to_string(count) +
                                                  "; every per-batch array needs batch_count entries");
-  if (!check_common(call, queue)) return hand_back_marker(queue, event);
+  const cl_context context = check_common(call, queue);
+  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
   // alpha varies per batch, so A and B are checked as if read (the kernel ignores them where
   // alpha is 0, but must never read outside their buffers).
   GemmCall checked = call;
   checked.alpha = 1.0f;
-  detail::check_operands(checked, a_offsets, b_offsets, c_offsets);
+  const bool c_read = std::any_of(betas.begin(), betas.end(), [](float b) { return b != 0.0f; });
+  auto listed = [count](const std::vector<size_t>& offsets) { return detail::ItemStarts{count, 0, 0, &offsets}; };
+  detail::check_operands(checked, context, listed(a_offsets), listed(b_offsets), listed(c_offsets), c_read);
   detail::BatchSpec spec;
   spec.count = count;
   spec.arrays = true;
@@ -122,11 +134,11 @@ void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const 
 
 void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride, size_t c_stride, size_t batch_count,
                           cl_command_queue queue, cl_event* event, const GemmOptions& options) {
-  if (batch_count == 0) throw Error(Status::InvalidBatchCount, "batch_count is 0; a batched call needs at least one GEMM");
-  if (!check_common(call, queue)) return hand_back_marker(queue, event);
-  detail::check_operands(call, {call.a.offset, detail::last_offset(call.a.offset, a_stride, batch_count, "a")},
-                         {call.b.offset, detail::last_offset(call.b.offset, b_stride, batch_count, "b")},
-                         {call.c.offset, detail::last_offset(call.c.offset, c_stride, batch_count, "c")});
+  detail::check_batch_count(batch_count);
+  const cl_context context = check_common(call, queue);
+  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  detail::check_operands(call, context, {batch_count, call.a.offset, a_stride}, {batch_count, call.b.offset, b_stride},
+                         {batch_count, call.c.offset, c_stride}, call.beta != 0.0f);
   detail::BatchSpec spec;
   spec.count = batch_count;
   spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;

@@ -56,11 +56,12 @@ void check_enums(const GemmCall& call) {
                                               "; it must be 111 (no) or 112 (yes)");
 }
 
-void check_queue(cl_command_queue queue) {
+cl_context check_queue(cl_command_queue queue) {
   if (!queue) throw Error(Status::InvalidQueue, "queue is null; pass a valid cl_command_queue");
   cl_context ctx = nullptr;
   if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr) != CL_SUCCESS || !ctx)
     throw Error(Status::InvalidQueue, "queue is not a valid OpenCL command queue");
+  return ctx;
 }
 
 void check_device(const DeviceInfo& d) {
@@ -74,12 +75,69 @@ void check_device(const DeviceInfo& d) {
                                          " bytes of local memory per group; clgemm needs at least 64 and 16 KiB");
 }
 
-void check_operands(const GemmCall& call, const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
-                    const std::vector<size_t>& c_offsets) {
+void check_batch_count(size_t count) {
+  if (count == 0) throw Error(Status::InvalidBatchCount, "batch_count is 0; a batched call needs at least one GEMM");
+  if (count > size_t(INT_MAX))
+    throw Error(Status::InvalidBatchCount, "batch_count is " + str(count) + "; clgemm takes at most 2^31 - 1 (" +
+                                               str(size_t(INT_MAX)) + ") GEMMs in one call");
+}
+
+namespace {
+
+const char* object_type_name(cl_mem_object_type t) {
+  switch (t) {
+    case CL_MEM_OBJECT_IMAGE1D: return "a 1D image";
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER: return "a 1D image buffer";
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: return "a 1D image array";
+    case CL_MEM_OBJECT_IMAGE2D: return "a 2D image";
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: return "a 2D image array";
+    case CL_MEM_OBJECT_IMAGE3D: return "a 3D image";
+    case CL_MEM_OBJECT_PIPE: return "a pipe";
+    default: return "not a buffer";
+  }
+}
+
+template <class T>
+T mem_info(cl_mem m, cl_mem_info what, const std::string& name) {
+  T value{};
+  if (clGetMemObjectInfo(m, what, sizeof value, &value, nullptr) != CL_SUCCESS)
+    throw Error(Status::InvalidBuffer, name + "_buffer is not a valid OpenCL memory object");
+  return value;
+}
+
+// A memory object the call may use as `name`'s buffer, and its size in bytes.
+size_t check_buffer(cl_mem m, const std::string& name, cl_context queue_context, bool read, bool written) {
+  if (!m) throw Error(Status::InvalidBuffer, name + "_buffer is null");
+  const auto type = mem_info<cl_mem_object_type>(m, CL_MEM_TYPE, name);
+  if (type != CL_MEM_OBJECT_BUFFER)
+    throw Error(Status::NotABuffer, name + "_buffer is " + object_type_name(type) + "; clgemm reads and writes buffers");
+  if (mem_info<cl_context>(m, CL_MEM_CONTEXT, name) != queue_context)
+    throw Error(Status::BufferContextMismatch,
+                name + "_buffer belongs to another OpenCL context than the queue; create it in the queue's context");
+  const auto flags = mem_info<cl_mem_flags>(m, CL_MEM_FLAGS, name);
+  if (written && (flags & CL_MEM_READ_ONLY))
+    throw Error(Status::BufferAccess, name + "_buffer was created CL_MEM_READ_ONLY, but the call writes it");
+  if (read && (flags & CL_MEM_WRITE_ONLY))
+    throw Error(Status::BufferAccess, name + "_buffer was created CL_MEM_WRITE_ONLY, but the call reads it" +
+                                          (name == "c" ? std::string(" (beta is not 0)") : std::string()));
+  return mem_info<size_t>(m, CL_MEM_SIZE, name);
+}
+
+size_t max_start(const ItemStarts& s, const char* name) {
+  if (!s.list) return last_offset(s.first, s.stride, s.count, name);
+  return *std::max_element(s.list->begin(), s.list->end());
+}
+
+}  // namespace
+
+void check_operands(const GemmCall& call, cl_context queue_context, const ItemStarts& a, const ItemStarts& b,
+                    const ItemStarts& c, bool c_read) {
   const bool read_ab = call.k > 0 && call.alpha != 0.0f;
   const bool row = call.layout == Layout::RowMajor;
+  std::vector<Footprint> inputs;
   for (const Stored& s : stored_operands(call, read_ab)) {
     const std::string n = s.name;
+    const bool is_c = s.name[0] == 'c';
     // In row-major storage a row is contiguous, so ld counts elements per row; in column-major
     // storage it counts elements per column.
     const size_t inner = row ? s.cols : s.rows, outer = row ? s.rows : s.cols;
@@ -88,20 +146,20 @@ void check_operands(const GemmCall& call, const std::vector<size_t>& a_offsets, 
                   n + "_ld is " + str(s.ref->ld) + " but must be at least " + str(std::max<size_t>(1, inner)) + " (the " +
                       (row ? "columns" : "rows") + " of " + char(std::toupper(s.name[0])) + " as stored, " +
                       str(s.rows) + "x" + str(s.cols) + ", " + (row ? "row" : "column") + "-major)");
-    if (!s.ref->buffer) throw Error(Status::InvalidBuffer, n + "_buffer is null");
-    size_t bytes = 0;
-    if (clGetMemObjectInfo(s.ref->buffer, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr) != CL_SUCCESS)
-      throw Error(Status::InvalidBuffer, n + "_buffer is not a valid OpenCL memory object");
+    const size_t bytes = check_buffer(s.ref->buffer, n, queue_context, !is_c || c_read, is_c);
+    const ItemStarts& starts = s.name[0] == 'a' ? a : s.name[0] == 'b' ? b : c;
+    const Footprint footprint{s.name, s.ref->buffer, outer, inner, s.ref->ld, starts};
+    if (!is_c) inputs.push_back(footprint);
     if (outer == 0 || inner == 0) continue;
     // Elements the matrix spans from its offset: (outer - 1) full leading dimensions plus one run.
     const size_t span = add(mul(outer - 1, s.ref->ld, n + " extent"), inner, n + " extent");
-    const auto& offsets = s.name[0] == 'a' ? a_offsets : s.name[0] == 'b' ? b_offsets : c_offsets;
-    const size_t max_off = *std::max_element(offsets.begin(), offsets.end());
+    const size_t max_off = max_start(starts, s.name);
     const size_t need = mul(add(max_off, span, n + " offset + extent"), sizeof(float), n + " size in bytes");
     if (need > bytes)
       throw Error(Status::BufferTooSmall, n + "_buffer holds " + str(bytes) + " bytes but " + n + "_offset " +
                                               str(max_off) + " with " + n + "_ld " + str(s.ref->ld) + " and a " +
                                               str(s.rows) + "x" + str(s.cols) + " matrix needs " + str(need) + " bytes");
+    if (is_c) check_no_overlap(footprint, inputs);
   }
 }
 

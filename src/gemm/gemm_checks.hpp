@@ -6,6 +6,8 @@
 #include <clgemm/device.hpp>
 #include <clgemm/gemm.hpp>
 
+#include "gemm/operand_overlap.hpp"
+
 #include <vector>
 
 namespace clgemm::detail {
@@ -22,17 +24,21 @@ struct RowMajorGemm {
 
 RowMajorGemm to_row_major(const GemmCall& call);
 
-// Layout and transpose values, and a valid queue.
+// Layout and transpose values, and a valid queue (whose context it returns).
 void check_enums(const GemmCall& call);
-void check_queue(cl_command_queue queue);
+cl_context check_queue(cl_command_queue queue);
 // Can the queue's device build and run clgemm's kernels?
 void check_device(const DeviceInfo& device);
 
-// Leading dimensions, buffers and their sizes for `batch_count` GEMMs whose operands start at the
-// given offsets (one entry per batch, or one entry for a single call). Skips operands the call
-// will not read (A and B when k = 0 or alpha = 0).
-void check_operands(const GemmCall& call, const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
-                    const std::vector<size_t>& c_offsets);
+// The batch count of a batched call: at least 1, and within the 32-bit range kernels index with.
+void check_batch_count(size_t count);
+
+// The buffers of A, B and C for the batch items starting at `a`, `b` and `c`: leading dimensions;
+// each a buffer (not an image) of the queue's context, large enough, with flags that allow what
+// the call does (C read as well as written when `c_read`); C overlapping neither A, B nor itself.
+// Skips A and B when the call does not read them (k = 0, or alpha = 0 outside batched arrays).
+void check_operands(const GemmCall& call, cl_context queue_context, const ItemStarts& a, const ItemStarts& b,
+                    const ItemStarts& c, bool c_read);
 
 // offset + (count - 1) · stride for strided batches, with overflow checking.
 size_t last_offset(size_t offset, size_t stride, size_t count, const char* name);

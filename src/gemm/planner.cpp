@@ -11,6 +11,7 @@
 #include "gemm/tall_kernel.hpp"
 #include "gemm/xgemm_kernel.hpp"
 #include "gemm/xmma_kernel.hpp"
+#include "runtime/warnings.hpp"
 #include "tune/database.hpp"
 
 #include <algorithm>
@@ -46,6 +47,42 @@ const detail::GemmKernelDescriptor& descriptor_for(GemmPath path) {
   return path == GemmPath::Packed ? detail::xgemm_descriptor() : detail::direct_descriptor();
 }
 
+const detail::GemmKernelDescriptor& descriptor_of_entry(const detail::TuningEntry& e) {
+  return e.kernel == "xmma" ? detail::xmma_descriptor() : e.kernel == "xgemm" ? detail::xgemm_descriptor()
+                                                                               : detail::direct_descriptor();
+}
+
+// Whether a tuning entry's parameters are valid for its kernel on any device (a hand-edited or
+// damaged database can hold a tile of 0 or a negative depth). An invalid entry is passed over
+// with a warning, so that the lookup goes on to the next one; an invalid alternative is dropped.
+bool entry_is_valid(const detail::TuningEntry& e) {
+  const auto& desc = descriptor_of_entry(e);
+  try {
+    detail::check_param_values(desc, e.params);
+    return true;
+  } catch (const Error& err) {
+    detail::warn_once("skipping the tuning entry for " + e.device + ", " + e.shape_class + " shapes: " + err.what());
+    return false;
+  }
+}
+
+void drop_invalid_alternatives(detail::TuningEntry& e) {
+  const auto& desc = descriptor_of_entry(e);
+  auto& alts = e.alternatives;
+  alts.erase(std::remove_if(alts.begin(), alts.end(),
+                            [&](const detail::TuningAlternative& a) {
+                              try {
+                                detail::check_param_values(desc, a.params);
+                                return false;
+                              } catch (const Error& err) {
+                                detail::warn_once("dropping an alternative of the tuning entry for " + e.device + ", " +
+                                                  e.shape_class + " shapes: " + err.what());
+                                return true;
+                              }
+                            }),
+             alts.end());
+}
+
 // The tuned entry for a shape class (among the tensor path's entries with `tensor`); a class
 // without one borrows from its neighbours (a database tuned before the "mid" class existed has
 // only "medium" and "large"; `clgemm tune --tensor --classes large` leaves mid without one).
@@ -55,8 +92,9 @@ std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std
   if (cls == "large") order = {"large", "mid"};
   if (cls == "medium") order = {"medium", "mid"};
   for (const auto& c : order)
-    if (auto found = detail::find_tuning(device, c, tensor)) {
+    if (auto found = detail::find_tuning(device, c, tensor, entry_is_valid)) {
       if (c != cls) found->origin += " (borrowed by " + cls + ")";
+      drop_invalid_alternatives(found->entry);
       return found;
     }
   return std::nullopt;

@@ -46,27 +46,27 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         {"NDIMC", 16, 4, "work-items along N", {4, 8, 16, 32}},
         {"VWM", 4, 4, "vector width along M", {1, 2, 4, 8}},
         {"VWN", 4, 8, "vector width along N", {1, 2, 4, 8}},
-        {"SA", 1, 1, "stage A in local memory", {0, 1}},
-        {"SB", 1, 1, "stage B in local memory", {0, 1}},
-        {"PADA", 0, 0, "padding vectors per local row of A", {0, 1}},
-        {"PADB", 0, 0, "padding vectors per local row of B", {0, 1}},
-        {"DB", 0, 0, "double-buffered local tiles", {0, 1}},
+        {"SA", 1, 1, "stage A in local memory", {0, 1}, 0},
+        {"SB", 1, 1, "stage B in local memory", {0, 1}, 0},
+        {"PADA", 0, 0, "padding vectors per local row of A", {0, 1}, 0},
+        {"PADB", 0, 0, "padding vectors per local row of B", {0, 1}, 0},
+        {"DB", 0, 0, "double-buffered local tiles", {0, 1}, 0},
         {"KUNROLL", 16, 16, "unroll factor of the K loop in a tile", {1, 2, 4, 8, 16, 32}},
-        {"STRM", 1, 1, "rows of a work-item strided (1) or contiguous (0)", {0, 1}},
-        {"STRN", 1, 1, "columns of a work-item strided (1) or contiguous (0)", {0, 1}},
+        {"STRM", 1, 1, "rows of a work-item strided (1) or contiguous (0)", {0, 1}, 0},
+        {"STRN", 1, 1, "columns of a work-item strided (1) or contiguous (0)", {0, 1}, 0},
         // Host-side choice, not a kernel switch: pack a row-major A into At (1), or let the kernel
         // read it in place and transpose while staging (0: one kernel instead of two, but scalar
         // loads along K). Measured on the H200 at 4096³ without ASYNC: packing 45.7 TFLOP/s, in
         // place 28.8; with ASYNC the in-place copies are cp.async too (docs/tuning.md).
-        {"PACKA", 1, 1, "pack a row-major A into At before the kernel (1) or read it in place (0)", {0, 1}},
-        {"WX", 0, 0, "work-items along N in a warp of 32 (0: plain numbering; warp tiling)", {0, 4, 8, 16}},
-        {"ASYNC", 0, 0, "stages of the cp.async copy pipeline (0: off; NVIDIA sm_80 and newer)", {0, 2, 3, 4}},
+        {"PACKA", 1, 1, "pack a row-major A into At before the kernel (1) or read it in place (0)", {0, 1}, 0},
+        {"WX", 0, 0, "work-items along N in a warp of 32 (0: plain numbering; warp tiling)", {0, 4, 8, 16}, 0},
+        {"ASYNC", 0, 0, "stages of the cp.async copy pipeline (0: off; NVIDIA sm_80 and newer)", {0, 2, 3, 4}, 0},
         // Host-side too: the build asks NVIDIA's assembler to fit MINWG work-groups per SM (PTX
         // .minnctapersm, a register cap). The 128×128 kernel already takes 128 registers, yet ran
         // faster with the cap (H200, 8192³: 21.85 -> 21.66 ms; 4096³ 2.77 -> 2.74). Split builds
         // do without it (gemm_exec.cpp).
         {"MINWG", 0, 0, "work-groups per compute unit the registers must allow (NVIDIA; 0: the compiler's choice)",
-         {0, 1, 2, 3, 4}},
+         {0, 1, 2, 3, 4}, 0},
         // Sliced K: KSLICE groups of MDIMC×NDIMC work-items share each tile's K-depth and add up
         // their sums in local memory at the end. More warps per SM for the small tiles, whose
         // one warp per scheduler waits on every load and dependent instruction.
@@ -77,7 +77,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         // no 4-byte copies, for ALK - 1 more registers per row of a work-item: on the H200 a few %
         // faster for the small class's tiles, 1-29 % slower from 1024³ up (docs/tuning.md).
         {"ALK", 0, 0, "read in place, keep a row-major A's tile as stored, ALK k per local read (0: transpose it)",
-         {0, 2, 4}},
+         {0, 2, 4}, 0},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {

@@ -67,7 +67,7 @@ const GemmKernelDescriptor& xmma_descriptor() {
         // Not tuned: FK and TERMS decide the accuracy, not just the speed, so the planner sets them
         // from GemmOptions::math (FK 1 for 3xTF32, 0 for TF32). A search would take FK 0 for
         // 3xTF32 too, whose error (13x a float32 loop's) still passes a float32 tolerance.
-        {"FK", 1, 1, "k8 steps the MMA sums before a float32 add (0: all of K)"},
+        {"FK", 1, 1, "k8 steps the MMA sums before a float32 add (0: all of K)", {}, 0},
         {"TERMS", 3, 3, "tensor-core products per float32 product: 3 (3xTF32) or 1 (TF32)"},
     };
     // The other two tilings measured by hand on the H200 (xmma_tiles), where a search starts too.

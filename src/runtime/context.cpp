@@ -13,13 +13,20 @@
 
 namespace clgemm {
 
-// Per (queue, role): the buffer and its size. Bounded: past kMaxEntries (queues come and go in
-// long-running programs) it starts over, releasing the old buffers (OpenCL keeps a buffer alive
+// Per (queue, role): the buffer and its size. Each entry holds a reference to its queue, so that
+// the queue's handle cannot be reused by a new queue, which would then share buffers with work
+// still running on the old one. Bounded: past kMaxEntries (queues come and go in long-running
+// programs) it starts over, releasing the old buffers and queues (OpenCL keeps a buffer alive
 // until the commands that use it have finished).
 struct Context::ScratchCache {
   static constexpr size_t kMaxEntries = 32;
+  struct Slot {
+    cl::CommandQueue queue;
+    cl::Buffer buffer;
+    size_t bytes = 0;
+  };
   std::mutex mutex, enqueue;
-  std::map<std::pair<cl_command_queue, std::string>, std::pair<cl::Buffer, size_t>> buffers;
+  std::map<std::pair<cl_command_queue, std::string>, Slot> buffers;
 };
 
 Context::Context(const DeviceInfo& device) : info_(device) {
@@ -91,10 +98,10 @@ cl::Buffer Context::scratch(const cl::CommandQueue& queue, const std::string& ro
   auto& cache = scratch_->buffers;
   const auto key = std::make_pair(queue(), role);
   auto it = cache.find(key);
-  if (it != cache.end() && it->second.second >= bytes) return it->second.first;
+  if (it != cache.end() && it->second.bytes >= bytes) return it->second.buffer;
   if (it == cache.end() && cache.size() >= ScratchCache::kMaxEntries) cache.clear();
   const cl::Buffer fresh = zeroed ? zeroed_buffer(bytes) : buffer(bytes);
-  cache[key] = {fresh, bytes};
+  cache[key] = {queue, fresh, bytes};
   return fresh;
 }
 

@@ -21,6 +21,10 @@ const char* status_name(Status s) {
     case Status::BufferTooSmall: return "buffer too small";
     case Status::SizeOverflow: return "size overflow";
     case Status::InvalidBatchCount: return "invalid batch count";
+    case Status::BufferContextMismatch: return "buffer from another context";
+    case Status::NotABuffer: return "not a buffer";
+    case Status::BufferAccess: return "buffer access not allowed";
+    case Status::OverlappingOperands: return "overlapping operands";
   }
   return "unknown status";
 }

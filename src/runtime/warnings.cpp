@@ -3,6 +3,7 @@
 
 #include <deque>
 #include <mutex>
+#include <set>
 
 namespace clgemm {
 
@@ -17,6 +18,7 @@ struct WarningState {
   WarningHandler handler;
   std::deque<std::string> kept;
   std::string last;
+  std::set<std::string> said_once;
 };
 
 WarningState& state() {
@@ -60,6 +62,17 @@ void warn(const std::string& message) {
     handler(message);
   } catch (...) {
   }
+}
+
+void warn_once(const std::string& message) {
+  WarningState& s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    // Bounded like the queue: past it, a message may be said again, which costs nothing worse.
+    if (s.said_once.size() >= 1024) s.said_once.clear();
+    if (!s.said_once.insert(message).second) return;
+  }
+  warn(message);
 }
 
 std::string last_warning() {

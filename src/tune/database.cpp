@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -42,6 +44,20 @@ void points_to_json(const std::vector<TuningPoint>& points, nlohmann::json& j) {
   for (const auto& p : points) j["points"].push_back({{"shape", {p.shape.m, p.shape.n, p.shape.k}}, {"gflops", p.gflops}});
 }
 
+// Whole numbers only: a float such as 1e30 has no long value (converting it is undefined). The
+// kernel's descriptor checks each value's range when the planner takes the entry.
+KernelParams params_from_json(const nlohmann::json& j) {
+  KernelParams ps;
+  for (const auto& [name, value] : j.items()) {
+    const bool fits = value.is_number_integer() && (value.is_number_unsigned()
+                                                        ? value.get<uint64_t>() <= uint64_t(INT32_MAX)
+                                                        : value.get<int64_t>() >= INT32_MIN && value.get<int64_t>() <= INT32_MAX);
+    if (!fits) throw std::runtime_error("parameter " + name + " is " + value.dump() + ", not a 32-bit integer");
+    ps[name] = value.get<long>();
+  }
+  return ps;
+}
+
 TuningEntry entry_from_json(const nlohmann::json& j) {
   TuningEntry e;
   e.device = j.at("device").get<std::string>();
@@ -55,20 +71,28 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
   const auto& known = shape_classes();
   if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
     throw std::runtime_error("unknown shape class '" + e.shape_class + "'");
-  for (const auto& [name, value] : j.at("params").items()) e.params[name] = value.get<long>();
+  e.params = params_from_json(j.at("params"));
   if (j.contains("shape")) e.shape = shape_from_json(j["shape"]);
   e.gflops = j.value("gflops", 0.0);
   e.date = j.value("date", "");
   if (j.contains("alternatives"))
     for (const auto& a : j.at("alternatives")) {
       TuningAlternative alt;
-      for (const auto& [name, value] : a.at("params").items()) alt.params[name] = value.get<long>();
+      alt.params = params_from_json(a.at("params"));
       alt.gflops = a.at("gflops").get<double>();
       alt.points = points_from_json(a);
       e.alternatives.push_back(alt);
     }
   e.points = points_from_json(j);
   return e;
+}
+
+// "device, class" of an entry that may be anything at all, for messages.
+std::string entry_label(const nlohmann::json& j) {
+  auto field = [&](const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string("?");
+  };
+  return field("device") + ", " + field("shape_class");
 }
 
 nlohmann::json entry_to_json(const TuningEntry& e) {
@@ -97,6 +121,9 @@ const TuningDatabase& user_database() {
     std::string warning;
     user_db = load_database(user_database_path(), &warning);
     if (!warning.empty()) warn(warning);
+    for (const auto& why : user_db.skipped)
+      warn("skipping an entry of the tuning database " + user_database_path() + ": " + why +
+           "; `clgemm tune` for its class replaces it");
     user_loaded = true;
   }
   return user_db;
@@ -134,7 +161,16 @@ TuningDatabase TuningDatabase::parse(const std::string& text) {
   try {
     const auto j = nlohmann::json::parse(text);
     if (j.value("format", 0) != kFormat) throw std::runtime_error("format is not " + std::to_string(kFormat));
-    for (const auto& e : j.at("entries")) db.entries.push_back(entry_from_json(e));
+    const auto& entries = j.at("entries");
+    if (!entries.is_array()) throw std::runtime_error("entries is not a list");
+    // One bad entry costs only itself: the others still serve their shapes.
+    for (size_t i = 0; i < entries.size(); ++i) {
+      try {
+        db.entries.push_back(entry_from_json(entries[i]));
+      } catch (const std::exception& e) {
+        db.skipped.push_back("entry " + std::to_string(i) + " (" + entry_label(entries[i]) + "): " + e.what());
+      }
+    }
   } catch (const std::exception& e) {
     throw Error(Status::InvalidArgument, std::string("not a clgemm tuning database: ") + e.what());
   }
@@ -204,7 +240,8 @@ uint64_t user_database_generation() { return user_generation.load(); }
 
 bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma"; }
 
-std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor) {
+std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor,
+                                      const std::function<bool(const TuningEntry&)>& usable) {
   const TuningDatabase& user = user_database();
   const TuningDatabase& builtin = builtin_database();
   struct Level {
@@ -219,7 +256,7 @@ std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cl
   for (const auto& level : levels)
     for (const auto* db : {&user, &builtin})
       for (const auto& e : db->entries)
-        if (e.shape_class == cls && is_tensor_entry(e) == tensor && level.matches(e)) {
+        if (e.shape_class == cls && is_tensor_entry(e) == tensor && level.matches(e) && (!usable || usable(e))) {
           const std::string value = std::string(level.name) == "device"         ? e.device
                                     : std::string(level.name) == "architecture" ? e.architecture
                                                                                 : e.vendor + " " + e.device_type;

@@ -10,6 +10,7 @@
 #include <clgemm/ladder.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,8 +64,12 @@ struct TuningEntry {
 
 struct TuningDatabase {
   std::vector<TuningEntry> entries;
+  // Entries of the text that parse() left out, each with the reason (a value of the wrong type, an
+  // unknown kernel or class): the rest of the database still serves.
+  std::vector<std::string> skipped;
 
-  // Throws Error(InvalidArgument) with the reason when the text is not a valid database.
+  // Throws Error(InvalidArgument) with the reason when the text is not a database at all; leaves
+  // out (and lists in `skipped`) the entries that are not valid.
   static TuningDatabase parse(const std::string& json_text);
   std::string dump() const;
   // Replaces the entry with the same device and shape class, or adds it. A tensor-path entry
@@ -99,7 +104,9 @@ struct FoundEntry {
 // The best entry for a device and shape class, from the user's database then the built-in one:
 // among the float32 entries, or with `tensor` among the tensor path's. The user database is read
 // once per process (reload_user_database() re-reads it).
-std::optional<FoundEntry> find_tuning(const DeviceInfo& device, const std::string& shape_class, bool tensor = false);
+// `usable`, if given, passes over the entries it refuses (the planner's check of their values).
+std::optional<FoundEntry> find_tuning(const DeviceInfo& device, const std::string& shape_class, bool tensor = false,
+                                      const std::function<bool(const TuningEntry&)>& usable = nullptr);
 void reload_user_database();
 // Counts the reloads, so that what was derived from the database (the planner's cache of plans)
 // can tell when it is stale.
