@@ -79,7 +79,7 @@ TEST(DiskCache, GarbageEntryIsRemoved) {
   cache.store(k, bytes(2000, 3));
   {
     std::fstream f(cache.path(k), std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(24 + 100);
+    f.seekp(detail::DiskCache::kHeaderSize + 100);
     f.put('\x55');
   }
   EXPECT_FALSE(cache.load(k).has_value());

@@ -4,6 +4,7 @@
 #include <clgemm/error.hpp>
 
 #include "runtime/disk_cache.hpp"
+#include "runtime/regular_file.hpp"
 #include "runtime/warnings.hpp"
 
 #include <nlohmann/json.hpp>
@@ -200,33 +201,39 @@ std::string user_database_path() {
 
 TuningDatabase load_database(const std::string& path, std::string* warning) {
   if (path.empty()) return {};
-  std::ifstream in(path);
-  if (!in) return {};  // no database yet
-  std::ostringstream text;
-  text << in.rdbuf();
+  // A real database is a few hundred KB at most; 64 MiB bounds what a wrong file can cost.
+  constexpr size_t kMaxDatabaseBytes = size_t(64) << 20;
+  const auto ignored = [&](const char* why) {
+    if (warning) *warning = "ignoring the tuning database " + path + " (" + why + "); `clgemm tune` rebuilds it";
+    return TuningDatabase{};
+  };
+  std::string text;
   try {
-    return TuningDatabase::parse(text.str());
+    // Links are followed ($CLGEMM_TUNING_DB may name a link to the user's file); the target must
+    // be a regular file, so a FIFO or device cannot hang the process or fill its memory.
+    text = read_regular_file(path, kMaxDatabaseBytes, Links::Follow);
+  } catch (const FileError& e) {
+    if (e.issue() == FileIssue::Missing) return {};  // no database yet
+    return ignored(e.what());
+  }
+  try {
+    return TuningDatabase::parse(text);
   } catch (const Error& e) {
-    if (warning) *warning = "ignoring the tuning database " + path + " (" + e.what() + "); `clgemm tune` rebuilds it";
-    return {};
+    return ignored(e.what());
   }
 }
 
 void save_database(const TuningDatabase& db, const std::string& path) {
   if (path.empty()) throw Error(Status::InvalidArgument, "no place to save the tuning database: set CLGEMM_TUNING_DB or CLGEMM_CACHE_DIR");
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << db.dump();
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error(Status::InvalidArgument, "cannot write the tuning database " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error(Status::InvalidArgument, "cannot move the tuning database into place at " + path);
+  const std::string text = db.dump();
+  // Through an exclusive temporary of unpredictable name: a link planted next to the database is
+  // never followed, and a reader sees the old database or the new one, whole. Mode 0644, as under
+  // the usual umask: the database holds measured parameters, nothing secret. Synced before the
+  // rename, since a tuning run that took minutes should survive a crash right after it.
+  try {
+    replace_file(path, {{text.data(), text.size()}}, 0644, true);
+  } catch (const FileError& e) {
+    throw Error(Status::InvalidArgument, std::string("cannot save the tuning database: ") + e.what());
   }
 }
 
