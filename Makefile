@@ -1,11 +1,13 @@
 # Makefile — thin wrapper over CMake: each target installs what is missing, configures and builds.
 #   make bench   runs the ladder on the default device (first GPU, else PoCL's CPU device)
 #   make test    runs the test suite (CTest + GoogleTest)
+#   make sanitize  the suite again under AddressSanitizer and UndefinedBehaviorSanitizer, the C API
+#                fuzzer for longer, and the concurrency tests under ThreadSanitizer (what CI adds)
 BUILD ?= build
 JOBS  ?= 2
 ARGS  ?=
 
-.PHONY: all deps configure build test bench clean
+.PHONY: all deps configure build test bench sanitize clean
 
 all: build
 
@@ -24,5 +26,8 @@ test: build
 bench: build
 	./$(BUILD)/clgemm ladder $(ARGS)
 
+sanitize: deps
+	bash scripts/sanitize.sh
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-tsan

@@ -58,13 +58,14 @@ int raw(const E& value) {
   return v;
 }
 
-clgemm::GemmCall make_call(clgemmLayout layout, clgemmTranspose ta, clgemmTranspose tb, size_t m, size_t n, size_t k,
-                           float alpha, cl_mem a, size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset,
-                           size_t b_ld, float beta, cl_mem c, size_t c_offset, size_t c_ld) {
+// The enums arrive as the integers raw() read: passing a C enum on by value would read it too.
+clgemm::GemmCall make_call(int layout, int ta, int tb, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                           size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset, size_t b_ld, float beta, cl_mem c,
+                           size_t c_offset, size_t c_ld) {
   clgemm::GemmCall call;
-  call.layout = static_cast<clgemm::Layout>(raw(layout));
-  call.a_transpose = static_cast<clgemm::Transpose>(raw(ta));
-  call.b_transpose = static_cast<clgemm::Transpose>(raw(tb));
+  call.layout = static_cast<clgemm::Layout>(layout);
+  call.a_transpose = static_cast<clgemm::Transpose>(ta);
+  call.b_transpose = static_cast<clgemm::Transpose>(tb);
   call.m = m, call.n = n, call.k = k;
   call.alpha = alpha, call.beta = beta;
   call.a = {a, a_offset, a_ld};
@@ -100,7 +101,7 @@ clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgem
                          cl_mem b_buffer, size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,
                          size_t c_ld, cl_command_queue* queue, cl_event* event) {
   return guarded([&] {
-    clgemm::gemm(make_call(layout, a_transpose, b_transpose, m, n, k, alpha, a_buffer, a_offset, a_ld, b_buffer,
+    clgemm::gemm(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset, a_ld, b_buffer,
                            b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
                  queue_of(queue), event, thread_options());
   });
@@ -116,7 +117,7 @@ clgemmStatus clgemmSgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose
     clgemm::detail::check_batch_count(batch_count);
     if (!alphas || !betas || !a_offsets || !b_offsets || !c_offsets)
       throw clgemm::Error(clgemm::Status::InvalidArgument, "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
-    clgemm::gemm_batched(make_call(layout, a_transpose, b_transpose, m, n, k, 1.0f, a_buffer, 0, a_ld, b_buffer, 0,
+    clgemm::gemm_batched(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, 1.0f, a_buffer, 0, a_ld, b_buffer, 0,
                                    b_ld, 0.0f, c_buffer, 0, c_ld),
                          std::vector<float>(alphas, alphas + batch_count), std::vector<float>(betas, betas + batch_count),
                          std::vector<size_t>(a_offsets, a_offsets + batch_count),
@@ -132,7 +133,7 @@ clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_tr
                                        size_t b_stride, float beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
                                        size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event) {
   return guarded([&] {
-    clgemm::gemm_strided_batched(make_call(layout, a_transpose, b_transpose, m, n, k, alpha, a_buffer, a_offset, a_ld,
+    clgemm::gemm_strided_batched(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset, a_ld,
                                            b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
                                  a_stride, b_stride, c_stride, batch_count, queue_of(queue), event, thread_options());
   });

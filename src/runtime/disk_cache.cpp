@@ -9,8 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,15 +74,6 @@ std::string folder_problem(const std::string& dir) {
   return "";
 }
 
-// True the first time per process for `tag`, so that a folder's problem is reported once, not
-// once per program or per Context.
-bool first_report(const std::string& tag) {
-  static std::mutex mutex;
-  static std::set<std::string> reported;
-  std::lock_guard<std::mutex> lock(mutex);
-  return reported.insert(tag).second;
-}
-
 bool is_key(const std::string& key) {
   if (key.size() != kKeyLength) return false;
   for (char c : key)
@@ -142,10 +131,11 @@ void remove_if_link(const std::string& file) {
   if (lstat(file.c_str(), &now) == 0 && S_ISLNK(now.st_mode)) ::unlink(file.c_str());
 }
 
+// Once per folder, not once per program or per Context.
 void report_entry(const std::string& dir, const std::string& problem) {
-  if (first_report("entry " + dir))
-    warn("ignoring a program cache entry: " + problem +
-         "; clgemm builds the program from source and stores it again (reported once per folder)");
+  warn_once("ignoring a program cache entry: " + problem +
+                "; clgemm builds the program from source and stores it again (reported once per folder)",
+            "program cache entry in " + dir);
 }
 
 }  // namespace
@@ -171,9 +161,8 @@ DiskCache::DiskCache(std::string dir) : dir_(std::move(dir)) {
   }
   const std::string problem = folder_problem(dir_);
   if (problem.empty()) return;
-  if (first_report("folder " + dir_))
-    warn("not using the program cache folder " + dir_ + ": " + problem +
-         ". Programs are built from source meanwhile.");
+  warn_once("not using the program cache folder " + dir_ + ": " + problem + ". Programs are built from source meanwhile.",
+            "program cache folder " + dir_);
   dir_.clear();
 }
 

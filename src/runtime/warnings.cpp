@@ -64,13 +64,13 @@ void warn(const std::string& message) {
   }
 }
 
-void warn_once(const std::string& message) {
+void warn_once(const std::string& message, const std::string& topic) {
   WarningState& s = state();
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    // Bounded like the queue: past it, a message may be said again, which costs nothing worse.
+    // Bounded like the queue: past it, a topic may be raised again, which costs nothing worse.
     if (s.said_once.size() >= 1024) s.said_once.clear();
-    if (!s.said_once.insert(message).second) return;
+    if (!s.said_once.insert(topic.empty() ? message : topic).second) return;
   }
   warn(message);
 }

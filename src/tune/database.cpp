@@ -9,15 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <climits>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <mutex>
-#include <sstream>
-#include <unistd.h>
 
 namespace clgemm::detail {
 

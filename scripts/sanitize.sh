@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# sanitize.sh — what CI runs after `make test`: the suite under AddressSanitizer and
+# UndefinedBehaviorSanitizer (leaks included, with the OpenCL runtimes' own suppressed by
+# tests/sanitizers/lsan.supp), the C API fuzzer for $FUZZ_SECONDS, and the tests of concurrent
+# calls under ThreadSanitizer. Each build has a folder of its own (build-asan, build-tsan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-2}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+# The tests that run calls from several threads at once.
+CONCURRENT='GemmThreads|ContextLifetime|ConcurrentWriters|Warnings'
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=address,undefined
+cmake --build build-asan -j"$JOBS"
+# The installation test builds the examples without sanitizers, which cannot link a library built
+# with them; the plain build runs it.
+(
+  cd build-asan
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+  export LSAN_OPTIONS=suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  CLGEMM_FUZZ_SECONDS=$FUZZ_SECONDS ctest --output-on-failure -j"$JOBS" -E InstallAndBuildExamples
+)
+
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=thread
+cmake --build build-tsan -j"$JOBS" --target clgemm_tests
+(
+  cd build-tsan
+  export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+  ctest --output-on-failure -j"$JOBS" -R "$CONCURRENT"
+)
