@@ -23,13 +23,17 @@ const char* precision_name(Precision p);  // "fp32", "tf32"
 double tolerance(Precision p, size_t k);
 
 struct Check {
-  double error = 0;      // ||C - C_ref||_F / ||C_ref||_F; +Inf when C holds NaN or Inf
+  double error = 0;      // ||C - C_ref||_F / ||C_ref||_F over the finite elements; +Inf on a mismatch below
   double tolerance = 0;
   bool ok = false;
   std::string problem;   // empty when ok, else what was wrong, in words
 };
 
-// Compares a result with the reference (same storage order, same length).
+// Compares a result with the reference (same storage order, same length). Where the reference
+// is NaN or infinite (NaN or Inf alpha, beta or inputs) or beyond float32's range, the result must
+// be NaN or infinite too: float32 arithmetic gives one or the other there, by the order it sums
+// and scales in. Everywhere else the result must be finite, and those elements are held to the
+// relative error bound.
 Check check_result(const std::vector<float>& c, const std::vector<double>& ref, Precision p, size_t k);
 
 }  // namespace clgemm::bench

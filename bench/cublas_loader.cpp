@@ -36,15 +36,26 @@ bool resolve(void* lib, const char* name, F& fn, std::string& missing) {
   return fn != nullptr;
 }
 
+// $CLGEMM_CUBLAS_PLUGIN, or empty when it is unset or empty.
+std::string plugin_variable() {
+  const char* env = std::getenv("CLGEMM_CUBLAS_PLUGIN");
+  return env ? env : "";
+}
+
 }  // namespace
 
+std::string plugin_path(const std::string& path) {
+  return path.find('/') == std::string::npos ? "./" + path : path;
+}
+
 std::vector<std::string> cublas_plugin_candidates() {
-  if (const char* env = std::getenv("CLGEMM_CUBLAS_PLUGIN"); env && *env) return {env};
+  if (const std::string env = plugin_variable(); !env.empty()) return {plugin_path(env)};
   const std::string dir = executable_dir();
   return {dir + "/" + kPluginName, dir + "/../lib/" + kPluginName, dir + "/../" + kPluginName};
 }
 
-std::shared_ptr<const CublasPlugin> load_cublas_plugin(const std::string& path, std::string& reason) {
+std::shared_ptr<const CublasPlugin> load_cublas_plugin(const std::string& given, std::string& reason) {
+  const std::string path = plugin_path(given);
   if (!exists(path)) {
     reason = "no cuBLAS plugin at " + path;
     return nullptr;
@@ -87,6 +98,17 @@ std::shared_ptr<const CublasPlugin> find_cublas_plugin(std::string& reason) {
   static std::shared_ptr<const CublasPlugin> loaded;
   std::lock_guard<std::mutex> lock(mutex);
   if (loaded) return loaded;
+  if (const std::string env = plugin_variable(); !env.empty()) {
+    const std::string path = plugin_path(env);
+    loaded = load_cublas_plugin(path, reason);
+    if (!loaded) {
+      std::string what = "cannot be used: " + reason;
+      if (!exists(path)) what = path == env ? "does not exist" : "does not exist in the working directory";
+      reason = "the file named by CLGEMM_CUBLAS_PLUGIN (\"" + env + "\") " + what +
+               "; fix the path, or unset CLGEMM_CUBLAS_PLUGIN to look beside the executable";
+    }
+    return loaded;
+  }
   const auto candidates = cublas_plugin_candidates();
   for (const auto& path : candidates) {
     if (!exists(path)) continue;

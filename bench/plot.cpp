@@ -263,7 +263,7 @@ std::string find_plot_tool() {
   return "";
 }
 
-void plot_report(const Report& rep, const std::string& png_path, PlotTool tool) {
+std::string require_plot_tool(PlotTool tool) {
   std::string name;
   if (tool == PlotTool::Gnuplot) name = on_path("gnuplot") ? "gnuplot" : "";
   else if (tool == PlotTool::Matplotlib) name = matplotlib_available() ? "matplotlib" : "";
@@ -275,7 +275,11 @@ void plot_report(const Report& rep, const std::string& png_path, PlotTool tool) 
                      : tool == PlotTool::Matplotlib ? "python3 with matplotlib"
                                                     : "gnuplot on PATH or python3 with matplotlib") +
                     " (Debian: apt-get install gnuplot-nox, or python3-matplotlib)");
+  return name;
+}
 
+void plot_report(const Report& rep, const std::string& png_path, PlotTool tool) {
+  const std::string name = require_plot_tool(tool);
   const auto panels = panels_of(rep);
   if (panels.empty()) throw Error(Status::InvalidArgument, "--plot: no correct, timed result to draw");
   const fs::path png = fs::absolute(png_path);

@@ -94,18 +94,32 @@ std::vector<Shape> rect_preset(const SizeLimits& l) {
   return out;
 }
 
-[[noreturn]] void bad_item(const std::string& item, const std::string& why) {
-  throw Error(Status::InvalidArgument, "--sizes: '" + item + "' " + why +
+// `where` is the option and the item, "--sizes '64:32'".
+[[noreturn]] void bad_item(const std::string& where, const std::string& why) {
+  throw Error(Status::InvalidArgument, where + " " + why +
                                            " (expected N, MxNxK, A:B, A:B:STEP, A:B:xFACTOR or a preset: "
                                            "square, odd, odd-pairs, skinny, rect)");
 }
 
-size_t parse_count(const std::string& text, const std::string& item) {
-  if (text.empty() || text.size() > 12 ||
-      !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
-    bad_item(item, "has '" + text + "' where a positive integer belongs");
+[[noreturn]] void too_large(const std::string& what, const std::string& value) {
+  throw Error(Status::SizeOverflow, what + ": " + value +
+                                        " exceeds 2^31 - 1 = 2147483647, the largest size clgemm supports (its "
+                                        "kernels index rows and columns with 32-bit integers)");
+}
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// A size: a positive integer up to kMaxDimension.
+size_t parse_count(const std::string& text, const std::string& where) {
+  if (!all_digits(text)) bad_item(where, "has '" + text + "' where a positive integer belongs");
+  // More than ten significant digits is past kMaxDimension, and past what stoull reads at twenty.
+  const size_t first = std::min(text.find_first_not_of('0'), text.size());
+  if (text.size() - first > 10) too_large(where, text);
   const size_t v = std::stoull(text);
-  if (v == 0) bad_item(item, "has a zero size");
+  if (v == 0) bad_item(where, "has a zero size");
+  check_dimension(where, v);
   return v;
 }
 
@@ -118,37 +132,62 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-std::vector<Shape> parse_range(const std::string& item) {
+// The step of A:B:S, at least 1; any larger step than B - A gives A alone.
+size_t parse_step(const std::string& text, const std::string& where) {
+  if (!all_digits(text)) bad_item(where, "has '" + text + "' where a step (a positive integer) belongs");
+  const size_t first = std::min(text.find_first_not_of('0'), text.size());
+  if (first == text.size()) bad_item(where, "has a step of 0; the step must be at least 1");
+  return text.size() - first > 10 ? kMaxDimension : size_t(std::stoull(text));
+}
+
+// The factor of A:B:xF: a finite number above 1.
+double parse_factor(const std::string& text, const std::string& where) {
+  double factor = 0;
+  try {
+    size_t used = 0;
+    factor = std::stod(text, &used);
+    if (used != text.size()) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    bad_item(where, "has a factor that is not a number");
+  }
+  if (!(factor > 1.0) || !std::isfinite(factor)) bad_item(where, "needs a finite factor above 1");
+  return factor;
+}
+
+void add_square(std::vector<Shape>& out, size_t side, const std::string& where) {
+  if (out.size() == kMaxShapes)
+    bad_item(where, "gives more than " + std::to_string(kMaxShapes) + " sizes; use a larger step or factor");
+  out.push_back(square(side));
+}
+
+std::vector<Shape> parse_range(const std::string& item, const std::string& where) {
   const auto parts = split(item, ':');
-  if (parts.size() < 2 || parts.size() > 3) bad_item(item, "is not a range");
-  const size_t a = parse_count(parts[0], item), b = parse_count(parts[1], item);
-  if (b < a) bad_item(item, "ends before it starts");
+  if (parts.size() < 2 || parts.size() > 3) bad_item(where, "is not a range");
+  const size_t a = parse_count(parts[0], where), b = parse_count(parts[1], where);
+  if (b < a) bad_item(where, "ends before it starts");
   std::vector<Shape> out;
   if (parts.size() == 3 && !parts[2].empty() && parts[2][0] != 'x') {
-    const size_t step = parse_count(parts[2], item);
-    for (size_t s = a; s <= b; s += step) out.push_back(square(s));
+    const size_t step = parse_step(parts[2], where);
+    for (size_t s = a; s <= b; s += step) {
+      add_square(out, s, where);
+      if (b - s < step) break;  // s + step would pass b (or wrap)
+    }
     return out;
   }
-  double factor = 2.0;
-  if (parts.size() == 3) {
-    try {
-      size_t used = 0;
-      factor = std::stod(parts[2].substr(1), &used);
-      if (used + 1 != parts[2].size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
-      bad_item(item, "has a factor that is not a number");
-    }
-    if (!(factor > 1.0)) bad_item(item, "needs a factor above 1");
-  }
+  const double factor = parts.size() == 3 ? parse_factor(parts[2].substr(1), where) : 2.0;
   for (double s = double(a); s <= double(b) + 0.5;) {
     const size_t v = size_t(std::llround(s));
-    if (out.empty() || out.back().m != v) out.push_back(square(v));
+    if (out.empty() || out.back().m != v) add_square(out, v, where);
     s = std::max(s * factor, double(v + 1));
   }
   return out;
 }
 
 }  // namespace
+
+void check_dimension(const std::string& what, size_t value) {
+  if (value > kMaxDimension) too_large(what, std::to_string(value));
+}
 
 std::vector<std::pair<std::string, std::string>> preset_descriptions() {
   return {{"square", "N×N×N for N a power of two or a midpoint between two (64, 96, 128, 192, ...)"},
@@ -161,7 +200,9 @@ std::vector<std::pair<std::string, std::string>> preset_descriptions() {
 
 std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
   if (limits.min_size == 0 || limits.max_size < limits.min_size)
-    throw Error(Status::InvalidArgument, "size limits: need 1 <= min-size <= max-size");
+    throw Error(Status::InvalidArgument, "--min-size " + std::to_string(limits.min_size) + " and --max-size " +
+                                             std::to_string(limits.max_size) +
+                                             ": the presets need 1 <= min-size <= max-size");
   if (name == "square") return square_preset(limits);
   if (name == "odd") return odd_preset(limits);
   if (name == "odd-pairs") return odd_pairs_preset(limits);
@@ -170,31 +211,35 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
   throw Error(Status::InvalidArgument, "unknown size preset '" + name + "' (square, odd, odd-pairs, skinny, rect)");
 }
 
-std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits) {
+std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits, const std::string& option) {
   std::vector<Shape> out;
   auto add = [&out](const Shape& s) {
     if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
   for (std::string item : split(spec, ',')) {
     item.erase(std::remove_if(item.begin(), item.end(), [](unsigned char c) { return std::isspace(c); }), item.end());
-    if (item.empty()) bad_item(item, "is empty");
+    const std::string where = option + " '" + item + "'";
+    if (item.empty()) bad_item(where, "is empty");
     if (std::isalpha(static_cast<unsigned char>(item[0]))) {
       for (const auto& s : preset(item, limits)) add(s);
     } else if (item.find(':') != std::string::npos) {
-      for (const auto& s : parse_range(item)) add(s);
+      for (const auto& s : parse_range(item, where)) add(s);
     } else if (item.find('x') != std::string::npos) {
       const auto parts = split(item, 'x');
-      if (parts.size() != 3) bad_item(item, "is not MxNxK");
-      Shape s{parse_count(parts[0], item), parse_count(parts[1], item), parse_count(parts[2], item), "custom", 0};
+      if (parts.size() != 3) bad_item(where, "is not MxNxK");
+      Shape s{parse_count(parts[0], where), parse_count(parts[1], where), parse_count(parts[2], where), "custom", 0};
       // A custom shape sits on the axis at the side of the cube with the same work.
       s.x = size_t(std::llround(std::cbrt(double(s.m) * double(s.n) * double(s.k))));
       if (s.m == s.n && s.n == s.k) s = square(s.m);
       add(s);
     } else {
-      add(square(parse_count(item, item)));
+      add(square(parse_count(item, where)));
     }
   }
-  if (out.empty()) throw Error(Status::InvalidArgument, "--sizes gave no sizes");
+  if (out.empty()) throw Error(Status::InvalidArgument, option + " gave no sizes");
+  if (out.size() > kMaxShapes)
+    throw Error(Status::InvalidArgument, option + " gives " + std::to_string(out.size()) + " shapes, more than the " +
+                                             std::to_string(kMaxShapes) + " one run takes; split it into several runs");
   return out;
 }
 

@@ -18,6 +18,17 @@ struct Shape {
   bool operator==(const Shape& o) const { return m == o.m && n == o.n && k == o.k && group == o.group; }
 };
 
+// The largest M, N or K clgemm takes: its kernels index rows and columns with 32-bit ints.
+constexpr size_t kMaxDimension = 2147483647;
+
+// The most shapes one specification may give: each shape is measured for every implementation,
+// so more would run for days (a range with a tiny step or factor reaches millions).
+constexpr size_t kMaxShapes = 1000;
+
+// Throws Error(SizeOverflow) naming `what` (an option and its value, say "--m 2147483648") when
+// `value` exceeds kMaxDimension.
+void check_dimension(const std::string& what, size_t value);
+
 // Bounds for the presets (explicit sizes are never clipped).
 struct SizeLimits {
   size_t min_size = 64;
@@ -34,10 +45,13 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits);
 //   N          the square N×N×N                 (group "square")
 //   MxNxK      one shape                         (group "custom")
 //   A:B        squares A, 2A, 4A, ... up to B    (group "square")
-//   A:B:S      squares A, A+S, A+2S, ... up to B
-//   A:B:xF     squares A, A·F, A·F², ... up to B (F > 1)
+//   A:B:S      squares A, A+S, A+2S, ... up to B (S >= 1)
+//   A:B:xF     squares A, A·F, A·F², ... up to B (F > 1, finite)
 //   a preset   square, odd, odd-pairs, skinny, rect (bounded by `limits`)
-// Duplicates are dropped; order is kept. Errors throw Error(InvalidArgument) naming the item.
-std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits);
+// Duplicates are dropped; order is kept. Errors throw Error(InvalidArgument) naming `option` and
+// the item: malformed items, and more than kMaxShapes shapes. A size above kMaxDimension throws
+// Error(SizeOverflow).
+std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits,
+                               const std::string& option = "--sizes");
 
 }  // namespace clgemm::bench

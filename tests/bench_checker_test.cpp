@@ -33,6 +33,29 @@ TEST(BenchChecker, AcceptsRoundingAndFlagsRealErrors) {
   EXPECT_FALSE(check_result({1.0f}, ref, Precision::FP32, 4).ok);
 }
 
+// NaN or Inf alpha or beta: where the float64 reference is NaN or infinite (or past float32's
+// range), a NaN or an infinity is what float32 arithmetic gives, in whatever order it sums.
+TEST(BenchChecker, NonFiniteReferenceAcceptsNonFiniteResults) {
+  const std::vector<double> ref = {NAN, INFINITY, -INFINITY, 1e39, 2.0};
+  const Check ok = check_result({NAN, INFINITY, NAN, INFINITY, 2.0f}, ref, Precision::FP32, 4);
+  EXPECT_TRUE(ok.ok) << ok.problem;
+  EXPECT_EQ(ok.error, 0.0);
+  EXPECT_TRUE(check_result({NAN, NAN}, {NAN, NAN}, Precision::FP32, 4).ok);
+}
+
+TEST(BenchChecker, StaysStrictWhereTheReferenceIsFinite) {
+  const std::vector<double> ref = {NAN, 1.0, 2.0};
+  const Check finite_for_nan = check_result({0.0f, 1.0f, 2.0f}, ref, Precision::FP32, 4);
+  EXPECT_FALSE(finite_for_nan.ok);
+  EXPECT_NE(finite_for_nan.problem.find("element 0"), std::string::npos) << finite_for_nan.problem;
+  const Check inf_for_finite = check_result({NAN, INFINITY, 2.0f}, ref, Precision::FP32, 4);
+  EXPECT_FALSE(inf_for_finite.ok);
+  EXPECT_NE(inf_for_finite.problem.find("1 element is NaN or Inf"), std::string::npos) << inf_for_finite.problem;
+  const Check off = check_result({NAN, 1.0f, 2.1f}, ref, Precision::FP32, 4);
+  EXPECT_FALSE(off.ok);
+  EXPECT_NE(off.problem.find("exceeds"), std::string::npos) << off.problem;
+}
+
 TEST(BenchChecker, Tf32ToleranceIsLooserButStillCatchesIndexingErrors) {
   EXPECT_GT(tolerance(Precision::TF32, 1024), 10 * tolerance(Precision::FP32, 1024));
   EXPECT_LT(tolerance(Precision::TF32, 1 << 20), 0.05);
@@ -120,6 +143,23 @@ TEST(BenchRunner, DeliberatelyWrongImplementationsAreFlaggedNotSilentlyTimed) {
     EXPECT_GT(results[i].check.error, results[i].check.tolerance);
     EXPECT_NE(results[i].note.find("exceeds"), std::string::npos) << results[i].note;
     EXPECT_TRUE(results[i].timed());  // still shown with its time, but as WRONG
+  }
+}
+
+// Through the runner: alpha or beta NaN or Inf give the float64 reference's NaN and Inf, and an
+// implementation that computes them is ok, not WRONG.
+TEST(BenchRunner, NonFiniteAlphaOrBetaIsNotCalledWrong) {
+  for (const auto& [alpha, beta] : std::vector<std::pair<float, float>>{{NAN, 0.0f}, {INFINITY, 0.0f},
+                                                                         {1.0f, -INFINITY}, {1.0f, NAN}}) {
+    SCOPED_TRACE("alpha " + std::to_string(alpha) + ", beta " + std::to_string(beta));
+    ImplList impls;
+    impls.push_back(std::make_unique<Fake>("fake", Fake::Mode::Correct));
+    CallSettings s;
+    s.alpha = alpha;
+    s.beta = beta;
+    const auto results = run_benchmark({{40, 30, 200, "custom", 40}}, s, impls, quick());
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].outcome, Outcome::Ok) << results[0].note;
   }
 }
 

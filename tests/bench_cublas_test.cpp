@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 namespace clgemm::bench {
 namespace {
@@ -42,6 +44,41 @@ TEST(BenchCublas, EnvironmentVariableOverridesTheSearch) {
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0], "/somewhere/else.so");
   EXPECT_GT(cublas_plugin_candidates().size(), 1u);
+}
+
+// A CLGEMM_CUBLAS_PLUGIN that names no file: the reason names the variable and its value and
+// says to fix or unset it, instead of telling the user to set the variable they did set.
+TEST(BenchCublas, MissingFileNamedByTheVariableSaysToFixOrUnsetIt) {
+  for (const std::string value : {"/nonexistent/libclgemm_cublas.so", "no_such_plugin.so"}) {
+    setenv("CLGEMM_CUBLAS_PLUGIN", value.c_str(), 1);
+    std::string reason;
+    const auto plugin = find_cublas_plugin(reason);
+    unsetenv("CLGEMM_CUBLAS_PLUGIN");
+    EXPECT_EQ(plugin, nullptr);
+    EXPECT_NE(reason.find("CLGEMM_CUBLAS_PLUGIN (\"" + value + "\") does not exist"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("unset CLGEMM_CUBLAS_PLUGIN"), std::string::npos) << reason;
+    EXPECT_EQ(reason.find("; set CLGEMM_CUBLAS_PLUGIN to its path"), std::string::npos) << reason;
+  }
+}
+
+// A name without a slash is a file in the working directory, for the check and for dlopen alike:
+// a file there named like a system library is the one loaded (and refused), not the system's.
+TEST(BenchCublas, ANameWithoutASlashIsTheFileInTheWorkingDirectory) {
+  EXPECT_EQ(plugin_path("libx.so"), "./libx.so");
+  EXPECT_EQ(plugin_path("lib/libx.so"), "lib/libx.so");
+  EXPECT_EQ(plugin_path("/opt/libx.so"), "/opt/libx.so");
+  char old_dir[4096];
+  ASSERT_NE(getcwd(old_dir, sizeof old_dir), nullptr);
+  const std::string dir = ::testing::TempDir() + "/cublas_cwd_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/libm.so.6") << "not a library";
+  ASSERT_EQ(chdir(dir.c_str()), 0);
+  std::string reason;
+  const auto plugin = load_cublas_plugin("libm.so.6", reason);
+  ASSERT_EQ(chdir(old_dir), 0);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(plugin, nullptr);
+  EXPECT_NE(reason.find("cannot load ./libm.so.6"), std::string::npos) << reason;
 }
 
 #ifdef CLGEMM_TEST_CUBLAS_PLUGIN

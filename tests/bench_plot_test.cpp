@@ -84,5 +84,25 @@ TEST(BenchPlot, MissingToolSaysWhatToInstall) {
   setenv("PATH", old_path.c_str(), 1);
 }
 
+// What `clgemm bench --plot` checks before it measures anything: the tool, without a report.
+TEST(BenchPlot, RequirePlotToolNamesTheToolOrSaysWhatToInstall) {
+  if (system("command -v gnuplot > /dev/null 2>&1") == 0) {
+    EXPECT_EQ(require_plot_tool(PlotTool::Gnuplot), "gnuplot");
+    EXPECT_EQ(require_plot_tool(PlotTool::Auto), "gnuplot");
+  }
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", "/nonexistent", 1);
+  for (PlotTool tool : {PlotTool::Gnuplot, PlotTool::Matplotlib, PlotTool::Auto}) {
+    try {
+      require_plot_tool(tool);
+      ADD_FAILURE() << "no error without any tool on PATH";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::Unsupported);
+      EXPECT_NE(std::string(e.what()).find("apt-get install"), std::string::npos) << e.what();
+    }
+  }
+  setenv("PATH", old_path.c_str(), 1);
+}
+
 }  // namespace
 }  // namespace clgemm::bench

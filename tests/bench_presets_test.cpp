@@ -125,5 +125,59 @@ TEST(BenchSizes, MalformedItemsAreErrorsNamingTheItem) {
   }
 }
 
+// A range needs a step of at least 1 and a finite factor above 1: a step of 0 or a factor of 1
+// never ends, and an infinite factor gives A alone.
+TEST(BenchSizes, RangesRefuseStepsAndFactorsThatDoNotAdvance) {
+  for (const char* bad : {"1:100:0", "1:100:000", "1:100:x1", "1:100:x0.5", "1:100:xinf", "1:100:xnan", "1:100:x-2"}) {
+    try {
+      parse_sizes(bad, {});
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InvalidArgument) << bad;
+      EXPECT_NE(std::string(e.what()).find(std::string("--sizes '") + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(sides(parse_sizes("1:5:1000000000000", {})), (std::vector<size_t>{1}));
+}
+
+// Sizes past 2^31 - 1 are refused (the kernels index with 32-bit ints), whatever the digits.
+TEST(BenchSizes, SizesPastTheIndexRangeAreSizeOverflow) {
+  EXPECT_EQ(parse_sizes("2147483647", {}).front().m, kMaxDimension);
+  for (const char* bad : {"2147483648", "999999999999", "99999999999999999999999", "16x16x2147483648",
+                          "1:999999999999:x1.000001", "2147483648:2147483649"}) {
+    try {
+      parse_sizes(bad, {});
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::SizeOverflow) << bad;
+      EXPECT_NE(std::string(e.what()).find("2^31 - 1"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A range that would give more than kMaxShapes sizes is refused at once, without expanding it.
+TEST(BenchSizes, TooManySizesAreRefused) {
+  EXPECT_EQ(parse_sizes("1:1000:1", {}).size(), kMaxShapes);
+  for (const char* bad : {"1:1001:1", "1:2000000000:x1.000001", "1:2147483647:1"}) {
+    try {
+      parse_sizes(bad, {});
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InvalidArgument) << bad;
+      EXPECT_NE(std::string(e.what()).find("more than 1000"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse_sizes("1:600:1,601:1200:1", {}), Error);
+}
+
+TEST(BenchSizes, MessagesNameTheOptionGiven) {
+  try {
+    parse_sizes("64:32", {}, "--shape");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("--shape '64:32'", 0), 0u) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace clgemm::bench

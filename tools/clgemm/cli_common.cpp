@@ -1,15 +1,24 @@
 // cli_common.cpp — shared CLI helpers: device choice, tables, number formatting, progress.
 #include "cli_common.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include "bench/shapes.hpp"
+
 #include <clgemm/error.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace clgemm::cli {
@@ -23,6 +32,93 @@ const CLI::Validator kPositiveSize(
       return "";
     },
     "POSITIVE", "positive size");
+
+namespace {
+
+CLI::Validator finite_number(bool positive) {
+  return CLI::Validator(
+      [positive](std::string& s) -> std::string {
+        double v = 0;
+        size_t used = 0;
+        try {
+          v = std::stod(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        const std::string allowed = positive ? "a finite number above 0" : "a finite number, 0 or more";
+        if (used == 0 || used != s.size() || !std::isfinite(v) || (positive ? !(v > 0) : v < 0))
+          return "'" + s + "' is not " + allowed;
+        return "";
+      },
+      positive ? "NUMBER > 0" : "NUMBER >= 0");
+}
+
+std::string bytes_text(double bytes) { return fixed(bytes, 0) + " bytes (" + human_bytes(bytes) + ")"; }
+
+double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
+}
+
+}  // namespace
+
+const CLI::Validator kFiniteNonNegative = finite_number(false);
+const CLI::Validator kFinitePositive = finite_number(true);
+
+void check_output_file(const std::string& option, const std::string& path) {
+  if (path.empty()) return;
+  const std::string named = option + " '" + path + "'";
+  struct stat st {};
+  const bool existed = stat(path.c_str(), &st) == 0;
+  if (existed && S_ISDIR(st.st_mode)) throw Error(Status::InvalidArgument, named + " is a folder; give a file name");
+  const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0666);
+  if (fd < 0) {
+    const int err = errno;
+    const std::string folder = std::filesystem::path(path).parent_path().string();
+    const std::string why = err == ENOENT ? "the folder '" + (folder.empty() ? "." : folder) + "' does not exist"
+                                          : std::strerror(err);
+    throw Error(Status::InvalidArgument,
+                named + " cannot be written: " + why + "; give a file in a folder that exists and is writable");
+  }
+  close(fd);
+  if (!existed) unlink(path.c_str());
+}
+
+void check_dimensions(const std::vector<std::pair<std::string, size_t>>& options) {
+  for (const auto& [option, value] : options) bench::check_dimension(option, value);
+}
+
+Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host) {
+  const double a = double(s.m) * double(s.k), b = double(s.k) * double(s.n), c = double(s.m) * double(s.n);
+  Footprint f;
+  f.buffers.push_back({"A (" + std::to_string(s.m) + "x" + std::to_string(s.k) + " floats)", 4 * a});
+  f.buffers.push_back({"B (" + std::to_string(s.k) + "x" + std::to_string(s.n) + " floats)", 4 * b});
+  for (int i = 0; i < c_on_device; ++i)
+    f.buffers.push_back({"C (" + std::to_string(s.m) + "x" + std::to_string(s.n) + " floats)", 4 * c});
+  f.host_bytes = 12 * (a + b) + (8 + 4.0 * c_on_host) * c;
+  return f;
+}
+
+void check_footprint(const DeviceInfo& d, const std::string& what, const Footprint& f) {
+  double total = 0;
+  for (const auto& [name, bytes] : f.buffers) {
+    if (bytes > double(d.max_alloc_bytes))
+      throw Error(Status::InvalidArgument,
+                  what + ": " + name + " needs " + bytes_text(bytes) + ", more than the " +
+                      bytes_text(double(d.max_alloc_bytes)) + " that " + d.name +
+                      " allows in one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE); choose smaller sizes");
+    total += bytes;
+  }
+  if (total > double(d.global_mem_bytes))
+    throw Error(Status::InvalidArgument, what + ": the device buffers need " + bytes_text(total) +
+                                             " together, more than the " + bytes_text(double(d.global_mem_bytes)) +
+                                             " of global memory of " + d.name + "; choose smaller sizes");
+  const double host = physical_memory_bytes();
+  if (host > 0 && f.host_bytes > host)
+    throw Error(Status::InvalidArgument, what + ": the inputs and results on the host need about " +
+                                             human_bytes(f.host_bytes) + ", more than this machine's " +
+                                             human_bytes(host) + " of memory; choose smaller sizes");
+}
 
 void add_device_options(CLI::App& cmd, DeviceOptions& opts) {
   cmd.add_option("--device,-d", opts.device,

@@ -10,7 +10,9 @@
 
 #include <functional>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clgemm::cli {
@@ -22,12 +24,45 @@ struct DeviceOptions {
   std::string save;    // --save FILE: also write the JSON document to FILE
 };
 
+// A result that the float64 check finds wrong. main() reports it as that, not as an error in the
+// arguments or the run, and exits with status 1 (errors exit with 2).
+class WrongResult : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Prints `doc` (with --json) and writes it to the --save file, if any.
 void emit_json(const DeviceOptions& opts, const nlohmann::json& doc);
 void add_device_options(CLI::App& cmd, DeviceOptions& opts);
 
 // Chooses the device (errors list the devices) and prints which one is used to stderr.
 DeviceInfo open_device(const DeviceOptions& opts);
+
+// Checks before any work that `path`, the value of `option` (--save, --csv, --plot, ...), can
+// be written: not a folder, in a folder that exists, open for writing. An existing file is opened
+// for appending (nothing lost); one created for the check is removed again. Nothing for an empty
+// path; Error(InvalidArgument) naming the option and the path otherwise.
+void check_output_file(const std::string& option, const std::string& path);
+
+// Each size option's value (0: not given) within bench::kMaxDimension, the largest size the
+// kernels index; Error(SizeOverflow) naming the option otherwise.
+void check_dimensions(const std::vector<std::pair<std::string, size_t>>& options);
+
+// The memory a command is about to use for one problem.
+struct Footprint {
+  std::vector<std::pair<std::string, double>> buffers;  // device buffers: what each holds, bytes
+  double host_bytes = 0;                                // host arrays, all together
+};
+
+// A float32 GEMM's footprint: A, B and `c_on_device` buffers of C on the device; on the host A,
+// B and `c_on_host` copies of C in float32, and the float64 reference (A, B and C as doubles).
+Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host);
+
+// Checks before any work that `f` fits: each buffer within the device's largest allocation
+// (CL_DEVICE_MAX_MEM_ALLOC_SIZE), all of them within its global memory, and the host arrays
+// within this machine's physical memory. Error(InvalidArgument) otherwise, starting with `what`
+// (the option and its value, say "--size 46341") and naming the size and the limit.
+void check_footprint(const DeviceInfo& d, const std::string& what, const Footprint& f);
 
 // The --edges value of `bench` and `plan` as GemmOptions::force_edge_split: "split" On, "whole"
 // Off, anything else ("auto") the planner's choice.
@@ -66,7 +101,13 @@ void add_plan_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 
-// Validator for sizes: a positive integer that fits in size_t.
+// Validator for sizes: a positive integer of at most 12 digits. Commands check the largest size
+// they take with bench::check_dimension, and the memory it needs with check_footprint.
 extern const CLI::Validator kPositiveSize;
+
+// Validators for times, limits and rates: a finite number (NaN and Inf refused), at least 0 or
+// above 0.
+extern const CLI::Validator kFiniteNonNegative;
+extern const CLI::Validator kFinitePositive;
 
 }  // namespace clgemm::cli

@@ -9,6 +9,7 @@
 #include "bench/registry.hpp"
 #include "bench/report.hpp"
 #include "bench/runner.hpp"
+#include "bench/shapes.hpp"
 #include "bench/writers.hpp"
 #include "cli_common.hpp"
 
@@ -167,13 +168,42 @@ bench::CallSettings call_settings(const BenchOptions& o) {
   return s;
 }
 
-void run_bench(const BenchOptions& o) {
-  const DeviceInfo device = open_device(o.dev);
-  Context ctx(device);
+bench::PlotTool plot_tool(const BenchOptions& o) {
+  return o.plot_tool == "gnuplot" ? bench::PlotTool::Gnuplot
+         : o.plot_tool == "matplotlib" ? bench::PlotTool::Matplotlib
+                                       : bench::PlotTool::Auto;
+}
+
+// The files the results go to, and what draws the plot: checked before anything is measured, so
+// that a typo in a path costs no run.
+void check_outputs(const BenchOptions& o) {
+  check_output_file("--save", o.dev.save);
+  check_output_file("--csv", o.csv);
+  if (o.plot.empty()) return;
+  check_output_file("--plot", o.plot);
+  bench::require_plot_tool(plot_tool(o));
+}
+
+// The shapes of --sizes, each within the kernels' indexing, the device's buffers and the host's
+// memory (inputs, results and the float64 reference).
+std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo& device) {
   bench::SizeLimits limits;
   limits.min_size = o.min_size;
   limits.max_size = o.max_size ? o.max_size : device.kind == DeviceKind::CPU ? 1024 : 4096;
   const auto shapes = bench::parse_sizes(o.sizes, limits);
+  // On the device A, B, C0 and C; on the host C0, a result and an implementation's own C.
+  for (const auto& shape : shapes)
+    check_footprint(device, "--sizes: shape " + shape.label(), gemm_footprint({shape.m, shape.n, shape.k}, 2, 3));
+  return shapes;
+}
+
+void run_bench(const BenchOptions& o) {
+  bench::expand_impl_names(o.impls);  // unknown names are refused before the device is opened
+  check_dimensions({{"--min-size", o.min_size}, {"--max-size", o.max_size}});
+  check_outputs(o);
+  const DeviceInfo device = open_device(o.dev);
+  const auto shapes = checked_shapes(o, device);
+  Context ctx(device);
 
   bench::Report rep;
   rep.settings = call_settings(o);
@@ -209,12 +239,10 @@ void run_bench(const BenchOptions& o) {
     print_summary(rep, std::cout);
     print_odd_neighbours(rep, std::cout);
   }
-  // After the table, so that a missing plotting tool costs the picture and not the results.
+  // After the table, so that a failing plot (nothing correct to draw, the tool's own error) costs
+  // the picture and not the results; the tool itself was checked before the run.
   if (!o.plot.empty()) {
-    const auto tool = o.plot_tool == "gnuplot"      ? bench::PlotTool::Gnuplot
-                      : o.plot_tool == "matplotlib" ? bench::PlotTool::Matplotlib
-                                                    : bench::PlotTool::Auto;
-    bench::plot_report(rep, o.plot, tool);
+    bench::plot_report(rep, o.plot, plot_tool(o));
     std::cerr << "plot written to " << o.plot << "\n";
   }
 
@@ -224,9 +252,11 @@ void run_bench(const BenchOptions& o) {
     const bool ours = r.impl == "clgemm" || r.impl.rfind("ladder:", 0) == 0;
     if (r.outcome == bench::Outcome::Wrong)
       std::cerr << "warning: " << r.impl << " gave a wrong result at " << r.shape.label() << ": " << r.note << "\n";
-    if (ours && (r.outcome == bench::Outcome::Wrong || r.outcome == bench::Outcome::Failed))
-      throw Error(Status::InternalError, r.impl + " " + (r.outcome == bench::Outcome::Wrong ? "was wrong" : "failed") +
-                                             " at " + r.shape.label() + ": " + r.note);
+    if (ours && r.outcome == bench::Outcome::Wrong)
+      throw WrongResult(r.impl + " was wrong at " + r.shape.label() + ": " + r.note +
+                        "; please report this with the device and options");
+    if (ours && r.outcome == bench::Outcome::Failed)
+      throw Error(Status::InternalError, r.impl + " failed at " + r.shape.label() + ": " + r.note);
   }
 }
 
@@ -263,13 +293,13 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--warmup", o->warmup, "untimed runs after the checked one")->check(CLI::Range(0, 1000))->capture_default_str();
   cmd->add_option("--time-limit", o->time_limit_s,
                   "check but do not time an implementation whose repeats would take longer than this (seconds)")
-      ->check(CLI::PositiveNumber)
+      ->check(kFinitePositive)
       ->capture_default_str();
   cmd->add_option("--cpu-limit", o->cpu_limit_s, "run the CPU triple loop only where all its runs fit in this (seconds)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(kFiniteNonNegative)
       ->capture_default_str();
   cmd->add_option("--peak", o->peak, "the device's FP32 peak in GFLOP/s, where clgemm does not know it")
-      ->check(CLI::PositiveNumber);
+      ->check(kFinitePositive);
   cmd->add_option("--csv", o->csv, "also write the results as CSV to this file");
   cmd->add_option("--plot", o->plot, "draw GFLOP/s against size into this PNG file");
   cmd->add_option("--plot-tool", o->plot_tool, "what draws --plot: gnuplot, matplotlib or auto (gnuplot if on PATH)")

@@ -28,7 +28,8 @@ void run_devices(bool json) {
       out.push_back({{"index", d.index}, {"platform", d.platform}, {"name", d.name}, {"vendor", d.vendor},
                      {"type", d.kind_name()}, {"version", d.version}, {"driver", d.driver},
                      {"compute_units", d.compute_units}, {"clock_mhz", d.clock_mhz},
-                     {"global_mem_bytes", d.global_mem_bytes}, {"local_mem_bytes", d.local_mem_bytes},
+                     {"global_mem_bytes", d.global_mem_bytes}, {"max_alloc_bytes", d.max_alloc_bytes},
+                     {"local_mem_bytes", d.local_mem_bytes},
                      {"max_work_group_size", d.max_work_group_size}, {"fp64", d.fp64},
                      {"default", chosen_line == std::to_string(d.index)}, {"extensions", d.extensions}});
     }
@@ -40,11 +41,12 @@ void run_devices(bool json) {
                  "driver under /etc/OpenCL/vendors.\n";
     return;
   }
-  Table t({"#", "platform", "device", "type", "CUs", "MHz", "global mem", "local mem", "max WG", "fp64"});
+  Table t({"#", "platform", "device", "type", "CUs", "MHz", "global mem", "max buffer", "local mem", "max WG", "fp64"});
   for (const auto& d : devices)
     t.add({std::to_string(d.index) + (chosen_line == std::to_string(d.index) ? "*" : ""), d.platform, d.name,
            d.kind_name(), std::to_string(d.compute_units), std::to_string(d.clock_mhz),
-           human_bytes(double(d.global_mem_bytes)), human_bytes(double(d.local_mem_bytes)),
+           human_bytes(double(d.global_mem_bytes)), human_bytes(double(d.max_alloc_bytes)),
+           human_bytes(double(d.local_mem_bytes)),
            std::to_string(d.max_work_group_size), d.fp64 ? "yes" : "no"});
   t.print(std::cout);
   std::cout << "\n";

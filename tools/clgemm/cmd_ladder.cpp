@@ -32,20 +32,102 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Parses "RUNG:NAME=VALUE" into per-rung overrides.
-std::map<int, KernelParams> parse_settings(const std::vector<std::string>& settings) {
+// "1 (naive), 2 (tiled), ...": the rungs there are, for messages.
+std::string rung_list() {
+  std::string out;
+  for (const auto& r : ladder_rungs()) out += (out.empty() ? "" : ", ") + std::to_string(r.number) + " (" + r.id + ")";
+  return out;
+}
+
+const RungInfo* find_rung(int number) {
+  static const std::vector<RungInfo> rungs = ladder_rungs();
+  for (const auto& r : rungs)
+    if (r.number == number) return &r;
+  return nullptr;
+}
+
+// The rungs --rungs names, in ladder order (every rung without it); an unknown number is an error
+// listing them.
+std::vector<RungInfo> chosen_rungs(const std::vector<int>& numbers) {
+  for (int n : numbers)
+    if (!find_rung(n))
+      throw Error(Status::InvalidArgument,
+                  "--rungs: there is no rung " + std::to_string(n) + "; the rungs are " + rung_list());
+  std::vector<RungInfo> out;
+  for (const auto& r : ladder_rungs())
+    if (numbers.empty() || std::find(numbers.begin(), numbers.end(), r.number) != numbers.end()) out.push_back(r);
+  return out;
+}
+
+// An integer that fills all of `text`, or nothing.
+std::optional<long> whole_integer(const std::string& text) {
+  try {
+    size_t used = 0;
+    const long v = std::stol(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::logic_error&) {
+  }
+  return std::nullopt;
+}
+
+// Parses "RUNG:NAME=VALUE" into per-rung overrides, for rungs among `rungs` and parameters they have.
+std::map<int, KernelParams> parse_settings(const std::vector<std::string>& settings,
+                                           const std::vector<RungInfo>& rungs) {
   std::map<int, KernelParams> out;
   for (const auto& s : settings) {
+    const std::string named = "--set '" + s + "'";
     const auto colon = s.find(':'), eq = s.find('=');
     if (colon == std::string::npos || eq == std::string::npos || eq < colon)
-      throw Error(Status::InvalidArgument, "--set expects RUNG:NAME=VALUE (for example 6:TSM=64), got '" + s + "'");
-    try {
-      out[std::stoi(s.substr(0, colon))][s.substr(colon + 1, eq - colon - 1)] = std::stol(s.substr(eq + 1));
-    } catch (const std::logic_error&) {
-      throw Error(Status::InvalidArgument, "--set expects RUNG:NAME=VALUE with integer RUNG and VALUE, got '" + s + "'");
+      throw Error(Status::InvalidArgument, named + ": expected RUNG:NAME=VALUE (for example 6:TSM=64)");
+    const auto rung = whole_integer(s.substr(0, colon)), value = whole_integer(s.substr(eq + 1));
+    const std::string name = s.substr(colon + 1, eq - colon - 1);
+    if (!rung || !value || int(*rung) != *rung)
+      throw Error(Status::InvalidArgument, named + ": RUNG and VALUE must be integers (for example 6:TSM=64)");
+    const RungInfo* info = find_rung(int(*rung));
+    if (!info)
+      throw Error(Status::InvalidArgument,
+                  named + ": there is no rung " + std::to_string(*rung) + "; the rungs are " + rung_list());
+    if (std::none_of(rungs.begin(), rungs.end(), [&](const RungInfo& r) { return r.number == info->number; }))
+      throw Error(Status::InvalidArgument, named + " sets rung " + std::to_string(info->number) +
+                                               ", which --rungs leaves out; add it to --rungs or drop the --set");
+    const auto& names = info->param_names;
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      throw Error(Status::InvalidArgument, named + ": rung " + std::to_string(info->number) + " (" + info->id +
+                                               ") has no parameter '" + name + "'; its parameters are " + known);
     }
+    out[info->number][name] = *value;
   }
   return out;
+}
+
+// The square --size, or --m, --n, --k where given.
+GemmShape shape_of(const LadderOptions& o, size_t default_size) {
+  const size_t square = o.size ? o.size : default_size;
+  return {o.m ? o.m : square, o.n ? o.n : square, o.k ? o.k : square};
+}
+
+// Prepares every chosen rung once before any measuring, so that a --set value or a shape a rung
+// refuses (InvalidArgument, SizeOverflow: the caller's arguments) stops the command before the
+// reference and the CPU loop run. Other failures (a build, the device's resources) are the
+// rung's own and show as a FAILED row in the table.
+void check_rungs(const Context& ctx, const GemmShape& s, const std::vector<RungInfo>& rungs,
+                 const std::map<int, KernelParams>& overrides) {
+  for (const auto& info : rungs) {
+    progress("rung " + std::to_string(info.number) + " (" + info.id + "): checking...", true);
+    const auto it = overrides.find(info.number);
+    try {
+      LadderRun(ctx, info.number, s, it == overrides.end() ? KernelParams{} : it->second);
+    } catch (const Error& e) {
+      if (e.status() != Status::InvalidArgument && e.status() != Status::SizeOverflow) continue;
+      // The library's message names the rung where it is about the rung's parameters.
+      const std::string rung = "rung " + std::to_string(info.number) + " (" + info.id + ")";
+      const std::string why = e.what();
+      throw Error(e.status(), (why.rfind(rung, 0) == 0 ? "" : rung + ", ") + "shape " + shape_text(s) + ": " + why +
+                                  "; change the sizes or --set, or leave the rung out with --rungs");
+    }
+  }
 }
 
 struct RungResult {
@@ -61,17 +143,18 @@ void print_table(const GemmShape& s, const LadderOptions& o, const std::vector<R
                  bool cpu_measured, double blas_s, const std::string& device_name);
 
 void run_ladder(const LadderOptions& o) {
+  check_dimensions({{"--size", o.size}, {"--m", o.m}, {"--n", o.n}, {"--k", o.k}});
+  const std::vector<RungInfo> rungs = chosen_rungs(o.rungs);
+  const auto overrides = parse_settings(o.settings, rungs);
+  check_output_file("--save", o.dev.save);
   // Without a size: a problem that keeps a GPU busy long enough to measure, and one that a CPU
   // device finishes in seconds even on the naive rung.
-  Context ctx(open_device(o.dev));
-  const size_t default_size = ctx.info().kind == DeviceKind::CPU ? 512 : 4096;
-  const size_t square = o.size ? o.size : default_size;
-  GemmShape s{square, square, square};
-  if (o.m) s.m = o.m;
-  if (o.n) s.n = o.n;
-  if (o.k) s.k = o.k;
-  if (o.repeat < 1) throw Error(Status::InvalidArgument, "--repeat must be at least 1");
-  const auto overrides = parse_settings(o.settings);
+  const DeviceInfo device = open_device(o.dev);
+  const GemmShape s = shape_of(o, device.kind == DeviceKind::CPU ? 512 : 4096);
+  const std::string named = o.m || o.n || o.k ? "--m, --n, --k: " + shape_text(s) : "--size " + std::to_string(s.m);
+  check_footprint(device, named, gemm_footprint(s, 1, 1));
+  Context ctx(device);
+  check_rungs(ctx, s, rungs, overrides);
 
   const uint64_t seed = uint64_t(Clock::now().time_since_epoch().count());
   std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
@@ -101,8 +184,7 @@ void run_ladder(const LadderOptions& o) {
   ctx.queue().enqueueWriteBuffer(db, CL_TRUE, 0, b.size() * sizeof(float), b.data());
 
   std::vector<RungResult> results;
-  for (const auto& info : ladder_rungs()) {
-    if (!o.rungs.empty() && std::find(o.rungs.begin(), o.rungs.end(), info.number) == o.rungs.end()) continue;
+  for (const auto& info : rungs) {
     RungResult r;
     r.info = info;
     try {
@@ -162,8 +244,8 @@ void run_ladder(const LadderOptions& o) {
   for (const auto& r : results) {
     if (!r.ok) throw Error(Status::InvalidArgument, "rung " + std::to_string(r.info.number) + " could not run: " + r.failure);
     if (r.error > tol)
-      throw Error(Status::InternalError, "rung " + std::to_string(r.info.number) + " gave a wrong result (relative error " +
-                                             sci(r.error) + ")");
+      throw WrongResult("rung " + std::to_string(r.info.number) + " gave a wrong result (relative error " +
+                        sci(r.error) + ", tolerance " + sci(tol) + "); please report this with the device and options");
   }
 }
 
@@ -208,10 +290,10 @@ void add_ladder_command(CLI::App& app) {
   cmd->add_option("--n", o->n, "columns of B and C")->check(kPositiveSize);
   cmd->add_option("--k", o->k, "columns of A, rows of B")->check(kPositiveSize);
   cmd->add_option("--repeat,-r", o->repeat, "timed runs per rung (median reported)")->check(CLI::Range(1, 100000));
-  cmd->add_option("--rungs", o->rungs, "only these rungs, e.g. --rungs 1,2,6")->delimiter(',')->check(CLI::Range(1, 99));
+  cmd->add_option("--rungs", o->rungs, "only these rungs, e.g. --rungs 1,2,6")->delimiter(',');
   cmd->add_option("--set", o->settings, "override a parameter: RUNG:NAME=VALUE, e.g. --set 6:TSM=64 (repeatable)");
   cmd->add_option("--cpu-limit", o->cpu_limit_s, "run the CPU triple loop only if predicted under this many seconds")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kFiniteNonNegative);
   cmd->callback([o] { run_ladder(*o); });
 }
 

@@ -66,7 +66,12 @@ nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const Gemm
 }
 
 void run_plan(const PlanOptions& o) {
+  // The sizes gemm() takes (and the same refusal, SizeOverflow), so that no plan is shown for a
+  // call the library would refuse.
+  check_dimensions({{"--m", o.m}, {"--n", o.n}, {"--k", o.k}});
+  check_output_file("--save", o.dev.save);
   const DeviceInfo d = open_device(o.dev);
+  if (o.run) check_footprint(d, "--run with " + shape_text({o.m, o.n, o.k}), gemm_footprint({o.m, o.n, o.k}, 1, 1));
   GemmOptions go;
   go.force_path = o.path == "direct"   ? GemmPath::Direct
                   : o.path == "packed" ? GemmPath::Packed
@@ -95,18 +100,21 @@ void run_plan(const PlanOptions& o) {
   }
   if (o.run) doc["run"] = run_planned(d, o, go);
   emit_json(o.dev, doc);
-  if (o.dev.json) return;
-  std::cout << o.m << "x" << o.n << "x" << o.k << " on " << d.name << ": " << plan.describe() << "\n";
-  for (const auto& [shape, p] : strips) std::cout << "  strip " << shape << ": " << p.describe() << "\n";
-  if (o.run) {
-    const auto& r = doc["run"];
+  if (!o.dev.json) {
+    std::cout << o.m << "x" << o.n << "x" << o.k << " on " << d.name << ": " << plan.describe() << "\n";
+    for (const auto& [shape, p] : strips) std::cout << "  strip " << shape << ": " << p.describe() << "\n";
+  }
+  if (!o.run) return;
+  const auto& r = doc["run"];
+  if (!o.dev.json)
     std::cout << "first call " << fixed(r["first_call_s"].get<double>() * 1e3, 1) << " ms (kernel build or cache load "
               << "included; program cache: " << (r["program_cache_dir"].get<std::string>().empty() ? "off" : r["program_cache_dir"].get<std::string>())
               << "), then median " << fixed(r["warm_median_s"].get<double>() * 1e3, 3) << " ms = "
               << fixed(r["warm_gflops"].get<double>(), 1) << " GFLOP/s over " << o.repeat
               << " calls (host clock, with finish); relative error " << sci(r["relative_error"].get<double>()) << "\n";
-    if (!r["correct"].get<bool>()) throw Error(Status::InternalError, "the planned GEMM gave a wrong result");
-  }
+  if (!r["correct"].get<bool>())
+    throw WrongResult("the planned GEMM gave a wrong result (relative error " + sci(r["relative_error"].get<double>()) +
+                      "); please report this with the device and options");
 }
 
 }  // namespace

@@ -48,8 +48,12 @@ struct Row {
 };
 
 void run_sparse(const SparseOptions& o) {
+  check_dimensions({{"--size", o.size}, {"--m", o.m}, {"--n", o.n}, {"--k", o.k}});
+  check_output_file("--save", o.dev.save);
   const GemmShape shape{o.m ? o.m : o.size, o.n ? o.n : o.size, o.k ? o.k : o.size};
   const DeviceInfo info = open_device(o.dev);
+  // C twice on the device: the skipping run's and the dense run's.
+  check_footprint(info, "shape " + shape_text(shape) + " (--size, --m, --n, --k)", gemm_footprint(shape, 2, 1));
   Context ctx(info);
   KernelParams overrides;
   if (o.tile) overrides["TS"] = long(o.tile);
@@ -109,7 +113,7 @@ void run_sparse(const SparseOptions& o) {
 
   bool all_ok = true;
   for (const auto& r : rows) all_ok = all_ok && r.ok;
-  if (o.dev.json) {
+  {
     nlohmann::json out;
     out["device"] = {{"index", info.index}, {"name", info.name}, {"platform", info.platform}};
     out["shape"] = {{"m", shape.m}, {"n", shape.n}, {"k", shape.k}};
@@ -128,8 +132,9 @@ void run_sparse(const SparseOptions& o) {
                                 {"dense_gflops", r.dense_s > 0 ? flops / r.dense_s * 1e-9 : 0.0},
                                 {"relative_error", r.err_sparse}, {"relative_error_dense", r.err_dense},
                                 {"ok", r.ok}});
-    std::cout << out.dump(2) << "\n";
-  } else {
+    emit_json(o.dev, out);
+  }
+  if (!o.dev.json) {
     std::cout << "block-skip GEMM " << dims << ", " << ts << "x" << ts << " tiles of A, " << g.build_options()
               << ", median of " << o.repeat << "\n";
     Table t({"density", "actual", "map ms", "sparse ms", "dense ms", "speed-up", "eff. GFLOP/s", "dense GFLOP/s",
@@ -146,8 +151,8 @@ void run_sparse(const SparseOptions& o) {
               << sci(tol) << "\n";
   }
   if (!all_ok)
-    throw Error(Status::InternalError, "the block-skip GEMM result exceeds the float64 tolerance " + sci(tol) +
-                                          " (see the table); please report this with the device and options");
+    throw WrongResult("the block-skip GEMM result exceeds the float64 tolerance " + sci(tol) +
+                      " (see the table); please report this with the device and options");
 }
 
 }  // namespace
@@ -165,7 +170,7 @@ void add_sparse_command(CLI::App& app) {
       ->check(kDensity);
   cmd->add_option("--tile,-t", o->tile, "tile side TS (default: 128 on GPUs, 32 on CPUs)")->check(kPositiveSize);
   cmd->add_option("--repeat,-r", o->repeat, "timed runs per density; the median is shown (default 5)")
-      ->check(kPositiveSize);
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", o->seed, "seed of the random matrices (default 42)");
   add_device_options(*cmd, o->dev);
   cmd->callback([o] { run_sparse(*o); });

@@ -68,12 +68,14 @@ KernelParams parse_config(const std::string& text) {
   return ps;
 }
 
-// One MxNxK shape, in the bench's size syntax (bench/shapes.hpp); anything else is refused.
+// One MxNxK shape, in the bench's size syntax (bench/shapes.hpp); anything else is refused, and a
+// size beyond the kernels' indexing with the bench's SizeOverflow.
 GemmShape parse_shape(const std::string& text) {
   std::vector<bench::Shape> shapes;
   try {
-    shapes = bench::parse_sizes(text, {});
-  } catch (const Error&) {
+    shapes = bench::parse_sizes(text, {}, "--shape");
+  } catch (const Error& e) {
+    if (e.status() == Status::SizeOverflow) throw;
   }
   // One MxNxK item: a cube comes back in the "square" group, but presets and ranges are refused.
   const bool one_item = text.find_first_of(",:") == std::string::npos && text.find('x') != std::string::npos &&
@@ -88,7 +90,9 @@ void run_try(const TuneOptions& o) {
   const GemmShape shape = parse_shape(o.shape);
   std::vector<KernelParams> configs;
   for (const auto& t : o.tries) configs.push_back(parse_config(t));
-  Context ctx(open_device(o.dev));
+  const DeviceInfo device = open_device(o.dev);
+  check_footprint(device, "--shape " + o.shape, gemm_footprint(shape, 1, 1));
+  Context ctx(device);
   detail::Tuner tuner(ctx, o.seed);
   const auto results = tuner.measure(shape, o.kernel, configs, [&](size_t done) {
     progress(bar(double(done) / double(configs.size()), 24) + " " + std::to_string(done) + "/" +
@@ -142,6 +146,7 @@ void show(const TuneOptions& o) {
 }
 
 void run_tune(const TuneOptions& o) {
+  check_output_file("--save", o.dev.save);
   if (o.show) return show(o);
   if (!o.tries.empty()) return run_try(o);
   if (!(o.budget > 0)) throw Error(Status::InvalidArgument, "--budget must be a positive number of seconds");
@@ -157,6 +162,7 @@ void run_tune(const TuneOptions& o) {
                                                  c + "'");
   const std::string path = o.database.empty() ? detail::user_database_path() : o.database;
   if (path.empty()) throw Error(Status::InvalidArgument, "no cache folder for the tuning database: pass --database FILE");
+  check_output_file("--database", path);
 
   Context ctx(open_device(o.dev));
   if (o.tensor && !tensor_path_available(ctx.info()))
@@ -280,17 +286,7 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--budget,-b", o->budget,
                   "seconds to spend in total (split over shape classes and kernels; the last tenth measures the kept "
                   "configurations again on a smaller shape of their class)")
-      ->check(CLI::Validator(
-          [](std::string& v) -> std::string {
-            try {
-              size_t used = 0;
-              const double x = std::stod(v, &used);
-              if (used == v.size() && x > 0 && std::isfinite(x)) return "";
-            } catch (const std::exception&) {
-            }
-            return "'" + v + "' is not a positive number of seconds";
-          },
-          "SECONDS"));
+      ->check(kFinitePositive);
   cmd->add_option("--classes", o->classes, "only these shape classes: small, medium, mid, large, skinny")->delimiter(',');
   cmd->add_option("--database", o->database, "database file (default: tuning.json in the cache folder)");
   cmd->add_option("--seed", o->seed, "seed of the random search");
@@ -308,7 +304,13 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--kernel", o->kernel,
                   "the kernel --try measures: xgemm, direct or xmma (the tensor path; TERMS=1 for TF32)")
       ->check(CLI::IsMember({"xgemm", "direct", "xmma"}));
-  cmd->callback([o] { run_tune(*o); });
+  cmd->callback([o, cmd] {
+    // --shape and --kernel say what --try measures; without it they would be ignored.
+    for (const char* name : {"--shape", "--kernel"})
+      if (o->tries.empty() && cmd->get_option(name)->count() > 0)
+        throw Error(Status::InvalidArgument, std::string(name) + " is for --try; add --try NAME=V,... or drop " + name);
+    run_tune(*o);
+  });
 }
 
 }  // namespace clgemm::cli

@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);  // usage errors: message and usage on stderr, exit code 105/106/...
+  } catch (const clgemm::cli::WrongResult& e) {
+    std::cerr << "clgemm: wrong result: " << e.what() << "\n";
+    return 1;
   } catch (const clgemm::Error& e) {
     std::cerr << "clgemm: error (" << clgemm::status_name(e.status()) << "): " << e.what() << "\n";
     return 2;
