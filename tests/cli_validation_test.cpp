@@ -139,7 +139,7 @@ TEST(CliValidation, LadderRefusesUnknownRungsAndParameters) {
   expect_refused("ladder --size 16 --rungs 1 --set 6:TSM=64", kError, {"--set '6:TSM=64'", "--rungs leaves out"});
   expect_refused("ladder --size 16 --rungs 6 --set 6:TSM=64x", kError, {"--set '6:TSM=64x'", "integers"});
   // A value the rung's constraints refuse stops the command before the reference is computed.
-  expect_refused("ladder --size 16 --rungs 6 --set 6:TSM=0", kError, {"rung 6", "TSM > 0", "--set"});
+  expect_refused("ladder --size 16 --rungs 6 --set 6:TSM=0", kError, {"rung 6", "TSM = 0 is outside", "--set"});
 }
 
 TEST(CliValidation, NonFiniteAndNegativeLimitsAreRefused) {

@@ -101,29 +101,30 @@ clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgem
                          cl_mem b_buffer, size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,
                          size_t c_ld, cl_command_queue* queue, cl_event* event) {
   return guarded([&] {
-    clgemm::gemm(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset, a_ld, b_buffer,
-                           b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+    clgemm::gemm(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset, a_ld,
+                           b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
                  queue_of(queue), event, thread_options());
   });
 }
 
-clgemmStatus clgemmSgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
-                                size_t m, size_t n, size_t k, const float* alphas, cl_mem a_buffer,
-                                const size_t* a_offsets, size_t a_ld, cl_mem b_buffer, const size_t* b_offsets,
-                                size_t b_ld, const float* betas, cl_mem c_buffer, const size_t* c_offsets, size_t c_ld,
-                                size_t batch_count, cl_command_queue* queue, cl_event* event) {
+clgemmStatus clgemmSgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                                size_t n, size_t k, const float* alphas, cl_mem a_buffer, const size_t* a_offsets,
+                                size_t a_ld, cl_mem b_buffer, const size_t* b_offsets, size_t b_ld, const float* betas,
+                                cl_mem c_buffer, const size_t* c_offsets, size_t c_ld, size_t batch_count,
+                                cl_command_queue* queue, cl_event* event) {
   return guarded([&] {
     // Before the arrays are copied: batch_count says how long they are.
     clgemm::detail::check_batch_count(batch_count);
     if (!alphas || !betas || !a_offsets || !b_offsets || !c_offsets)
-      throw clgemm::Error(clgemm::Status::InvalidArgument, "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
-    clgemm::gemm_batched(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, 1.0f, a_buffer, 0, a_ld, b_buffer, 0,
-                                   b_ld, 0.0f, c_buffer, 0, c_ld),
-                         std::vector<float>(alphas, alphas + batch_count), std::vector<float>(betas, betas + batch_count),
-                         std::vector<size_t>(a_offsets, a_offsets + batch_count),
-                         std::vector<size_t>(b_offsets, b_offsets + batch_count),
-                         std::vector<size_t>(c_offsets, c_offsets + batch_count), queue_of(queue), event,
-                         thread_options());
+      throw clgemm::Error(clgemm::Status::InvalidArgument,
+                          "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
+    clgemm::gemm_batched(
+        make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, 1.0f, a_buffer, 0, a_ld, b_buffer, 0, b_ld,
+                  0.0f, c_buffer, 0, c_ld),
+        std::vector<float>(alphas, alphas + batch_count), std::vector<float>(betas, betas + batch_count),
+        std::vector<size_t>(a_offsets, a_offsets + batch_count),
+        std::vector<size_t>(b_offsets, b_offsets + batch_count),
+        std::vector<size_t>(c_offsets, c_offsets + batch_count), queue_of(queue), event, thread_options());
   });
 }
 
@@ -133,13 +134,15 @@ clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_tr
                                        size_t b_stride, float beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
                                        size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event) {
   return guarded([&] {
-    clgemm::gemm_strided_batched(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset, a_ld,
-                                           b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+    clgemm::gemm_strided_batched(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer,
+                                           a_offset, a_ld, b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
                                  a_stride, b_stride, c_stride, batch_count, queue_of(queue), event, thread_options());
   });
 }
 
-const char* clgemmStatusString(clgemmStatus status) { return clgemm::status_name(static_cast<clgemm::Status>(raw(status))); }
+const char* clgemmStatusString(clgemmStatus status) {
+  return clgemm::status_name(static_cast<clgemm::Status>(raw(status)));
+}
 
 const char* clgemmLastErrorMessage(void) { return last_error.c_str(); }
 
