@@ -1,5 +1,7 @@
 // bench_cli_test.cpp — `clgemm bench` end to end on the default device (PoCL in CI), small sizes:
 // the JSON document, the CSV file and the plot, as a user would get them.
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -7,56 +9,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <set>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifdef CLGEMM_TEST_CLI
 namespace {
 
-// The tool: $CLGEMM_CLI, else where this build put it, else beside this test binary or one folder
-// up (a packed or copied tree, as on the GPU machine).
-std::string cli_path() {
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("CLGEMM_CLI")) candidates.push_back(env);
-  candidates.push_back(CLGEMM_TEST_CLI);
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    const std::string dir = std::filesystem::path(std::string(self, size_t(n))).parent_path().string();
-    candidates.push_back(dir + "/clgemm");
-    candidates.push_back(dir + "/../clgemm");
-  }
-  for (const auto& c : candidates)
-    if (access(c.c_str(), X_OK) == 0) return c;
-  return "";
-}
-
-struct Output {
-  int status = -1;
-  std::string out, err;
-};
-
-Output run_cli(const std::string& args) {
-  if (cli_path().empty()) ADD_FAILURE() << "the clgemm tool was not found (set CLGEMM_CLI)";
-  // One file per process: ctest runs each test in its own process, several at once.
-  const std::string err_file = ::testing::TempDir() + "/bench_cli_stderr_" + std::to_string(getpid()) + ".txt";
-  const std::string cmd = cli_path() + " " + args + " 2> " + err_file;
-  Output o;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return o;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
-  const int rc = pclose(p);
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  std::ifstream in(err_file);
-  o.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  in.close();
-  std::filesystem::remove(err_file);
-  return o;
-}
+using clgemm::test::CliRun;
+using clgemm::test::run_cli;
 
 TEST(BenchCli, SmallRunGivesCheckedJsonCsvAndPlot) {
   const std::string dir = ::testing::TempDir();
@@ -65,7 +25,7 @@ TEST(BenchCli, SmallRunGivesCheckedJsonCsvAndPlot) {
   std::filesystem::remove(png);
   const bool plot = std::system("command -v gnuplot > /dev/null 2>&1 || python3 -c 'import matplotlib' "
                                 "> /dev/null 2>&1") == 0;
-  const Output o = run_cli("bench --sizes 64,100 --impl clgemm,openblas,ladder:6,clblast,cublas --json --seed 5 --csv " +
+  const CliRun o = run_cli("bench --sizes 64,100 --impl clgemm,openblas,ladder:6,clblast,cublas --json --seed 5 --csv " +
                            csv + (plot ? " --plot " + png : ""));
   ASSERT_EQ(o.status, 0) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
@@ -113,14 +73,14 @@ TEST(BenchCli, SmallRunGivesCheckedJsonCsvAndPlot) {
 }
 
 TEST(BenchCli, TableNamesPeersAndRatios) {
-  const Output o = run_cli("bench --sizes 48 --impl clgemm,openblas,cpu-loop");
+  const CliRun o = run_cli("bench --sizes 48 --impl clgemm,openblas,cpu-loop");
   ASSERT_EQ(o.status, 0) << o.err;
   for (const char* want : {"clgemm", "openblas", "cpu-loop", "GFLOP/s", "vs clgemm", "best peer", "clgemm / peer"})
     EXPECT_NE(o.out.find(want), std::string::npos) << want << " missing from:\n" << o.out;
 }
 
 TEST(BenchCli, BadArgumentsFailWithAMessage) {
-  Output o = run_cli("bench --sizes 64 --impl mkl");
+  CliRun o = run_cli("bench --sizes 64 --impl mkl");
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.err.find("unknown implementation 'mkl'"), std::string::npos) << o.err;
   o = run_cli("bench --sizes 64:32");
@@ -134,7 +94,7 @@ TEST(BenchCli, BadArgumentsFailWithAMessage) {
 // shape like any other, a range is not.
 TEST(TuneCli, TryChecksAndTimesConfigurationsWithSplitK) {
   const std::string cfg = "MWG=32,NWG=32,MDIMC=8,NDIMC=8,VWM=2,VWN=2";
-  const Output o = run_cli("tune --shape 70x40x100 --try " + cfg + " --try " + cfg + ",SPLIT=3,SPLIT_TILES=2 --json");
+  const CliRun o = run_cli("tune --shape 70x40x100 --try " + cfg + " --try " + cfg + ",SPLIT=3,SPLIT_TILES=2 --json");
   ASSERT_EQ(o.status, 0) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
   ASSERT_EQ(doc["results"].size(), 2u) << o.out;
@@ -142,9 +102,9 @@ TEST(TuneCli, TryChecksAndTimesConfigurationsWithSplitK) {
   EXPECT_FALSE(doc["results"][0]["params"].contains("SPLIT"));
   EXPECT_EQ(doc["results"][1]["params"]["SPLIT"], 3) << doc["results"][1].dump();
   EXPECT_EQ(doc["results"][1]["params"]["SPLIT_TILES"], 2) << doc["results"][1].dump();
-  const Output cube = run_cli("tune --shape 48x48x48 --try " + cfg + " --json");
+  const CliRun cube = run_cli("tune --shape 48x48x48 --try " + cfg + " --json");
   EXPECT_EQ(cube.status, 0) << cube.err;
-  const Output range = run_cli("tune --shape 64:128 --try " + cfg);
+  const CliRun range = run_cli("tune --shape 64:128 --try " + cfg);
   EXPECT_NE(range.status, 0);
   EXPECT_NE(range.err.find("is not MxNxK"), std::string::npos) << range.err;
 }
@@ -152,7 +112,7 @@ TEST(TuneCli, TryChecksAndTimesConfigurationsWithSplitK) {
 // `clgemm tune --tensor`: only the classes the tensor path serves; on a device without the path a
 // clear refusal, on one with it an entry of the xmma kernel in the database.
 TEST(TuneCli, TensorTunesTheTensorPathWhereTheDeviceHasIt) {
-  Output o = run_cli("tune --tensor --classes small --budget 1");
+  CliRun o = run_cli("tune --tensor --classes small --budget 1");
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.err.find("mid and large"), std::string::npos) << o.err;
 
@@ -175,7 +135,7 @@ TEST(TuneCli, TensorTunesTheTensorPathWhereTheDeviceHasIt) {
 // `clgemm plan --edges split` shows the interior's plan and each strip's; --run checks the result
 // of the three GEMMs against float64 (the command fails on a wrong one).
 TEST(PlanCli, EdgesSplitShowsTheStripsAndRunsCorrectly) {
-  const Output o = run_cli("plan --m 200 --n 170 --k 90 --path packed --edges split --run --repeat 2 --json");
+  const CliRun o = run_cli("plan --m 200 --n 170 --k 90 --path packed --edges split --run --repeat 2 --json");
   ASSERT_EQ(o.status, 0) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
   ASSERT_TRUE(doc.contains("interior")) << o.out;
@@ -186,7 +146,7 @@ TEST(PlanCli, EdgesSplitShowsTheStripsAndRunsCorrectly) {
   EXPECT_EQ(doc["strips"][0]["shape"], std::to_string(200 - im) + "x170x90");
   EXPECT_EQ(doc["strips"][1]["shape"], std::to_string(im) + "x" + std::to_string(170 - in) + "x90");
   EXPECT_TRUE(doc["run"]["correct"].get<bool>()) << o.out;
-  const Output whole = run_cli("plan --m 200 --n 170 --k 90 --path packed --edges whole --json");
+  const CliRun whole = run_cli("plan --m 200 --n 170 --k 90 --path packed --edges whole --json");
   ASSERT_EQ(whole.status, 0) << whole.err;
   EXPECT_FALSE(nlohmann::json::parse(whole.out).contains("strips")) << whole.out;
 }

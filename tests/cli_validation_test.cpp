@@ -5,6 +5,8 @@
 // command has measured anything or written any result.
 #include <clgemm/device.hpp>
 
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -14,13 +16,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifdef CLGEMM_TEST_CLI
 namespace {
 
+using clgemm::test::CliRun;
+using clgemm::test::run_cli;
 namespace fs = std::filesystem;
 
 constexpr int kError = 2;         // clgemm::Error, as main() reports it
@@ -40,36 +42,6 @@ std::string scratch() {
   return folder.path;
 }
 
-std::string cli() {
-  if (const char* env = std::getenv("CLGEMM_CLI")) return env;
-  return CLGEMM_TEST_CLI;
-}
-
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-  double seconds = 0;
-};
-
-// Runs `clgemm ARGS` with `env` (VAR=value ...) in front, through the shell.
-CliRun run(const std::string& args, const std::string& env = "") {
-  const std::string err_file = scratch() + "/stderr.txt";
-  const std::string cmd = env + (env.empty() ? "" : " ") + cli() + " " + args + " 2> " + err_file;
-  CliRun r;
-  const auto t0 = std::chrono::steady_clock::now();
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int rc = pclose(p);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  std::ifstream in(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return r;
-}
-
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // The command failed with `status`, its message names every one of `words`, it is no crash, and
@@ -77,7 +49,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 void expect_refused(const std::string& args, int status, const std::vector<std::string>& words,
                     const std::string& env = "") {
   SCOPED_TRACE("clgemm " + args);
-  const CliRun r = run(args, env);
+  const CliRun r = run_cli(args, env);
   EXPECT_EQ(r.status, status) << r.err;
   for (const auto& w : words) EXPECT_TRUE(has(r.err, w)) << "'" << w << "' missing from:\n" << r.err;
   for (const char* crash : {"bad_alloc", "map::at", "std::vector", "max_size()", "_M_default_append"})
@@ -127,7 +99,7 @@ TEST(CliValidation, SizesPastTheDeviceMemoryAreRefusedNamingTheLimit) {
 // `plan` refuses what gemm() refuses (sizes past 2^31 - 1), but plans any size gemm() takes.
 TEST(CliValidation, PlanRefusesWhatTheLibraryRefuses) {
   expect_refused("plan --m 16 --n 2147483648 --k 16", kError, {"error (size overflow)", "--n"});
-  const CliRun ok = run("plan --m 2147483647 --n 16 --k 2147483647 --json");
+  const CliRun ok = run_cli("plan --m 2147483647 --n 16 --k 2147483647 --json");
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
@@ -207,7 +179,7 @@ TEST(CliValidation, TuneRefusesShapeAndKernelWithoutTry) {
 TEST(CliValidation, NonFiniteAlphaAndBetaAreNotCalledWrong) {
   for (const std::string args : {"--alpha nan", "--alpha inf", "--beta -inf", "--alpha inf --beta nan"}) {
     SCOPED_TRACE(args);
-    const CliRun r = run("bench --sizes 40,70 --impl clgemm,openblas --seed 3 --json " + args);
+    const CliRun r = run_cli("bench --sizes 40,70 --impl clgemm,openblas --seed 3 --json " + args);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_FALSE(has(r.err, "internal error")) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
@@ -222,7 +194,7 @@ TEST(CliValidation, ReduceAndSparseWriteTheirSaveFile) {
     SCOPED_TRACE(cmd);
     const std::string file = scratch() + "/saved.json";
     fs::remove(file);
-    const CliRun r = run(cmd + " --save " + file);
+    const CliRun r = run_cli(cmd + " --save " + file);
     ASSERT_EQ(r.status, 0) << r.err;
     std::ifstream in(file);
     ASSERT_TRUE(in.good()) << "no " << file;
@@ -232,7 +204,7 @@ TEST(CliValidation, ReduceAndSparseWriteTheirSaveFile) {
 
 // CLGEMM_CUBLAS_PLUGIN naming a missing file: the reason says so and to fix or unset it.
 TEST(CliValidation, MissingCublasPluginFileIsNamed) {
-  const CliRun r = run("bench --sizes 16 --impl openblas,cublas --json", "CLGEMM_CUBLAS_PLUGIN=/nonexistent/libx.so");
+  const CliRun r = run_cli("bench --sizes 16 --impl openblas,cublas --json", "CLGEMM_CUBLAS_PLUGIN=/nonexistent/libx.so");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["results"].size(), 2u) << r.out;

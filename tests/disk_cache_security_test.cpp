@@ -24,39 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using detail::DiskCache;
 
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("clgemm-cache-security-" + std::to_string(fresh_seed()))) {
-    fs::create_directories(path_);
-    chmod(path_.c_str(), 0700);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string str() const { return path_.string(); }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-  size_t count() const { return size_t(std::distance(fs::directory_iterator(path_), fs::directory_iterator())); }
-
- private:
-  fs::path path_;
-};
-
-// Sets an environment variable for the life of the object.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) had_ = true, old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
-
 // A uid that is not ours, for files "owned by someone else" (the tests run as root in CI).
 uid_t other_uid() { return geteuid() == 65534 ? 65533 : 65534; }
 
@@ -69,12 +36,6 @@ mode_t mode_of(const std::string& path) {
   return st.st_mode & 07777;
 }
 
-std::vector<unsigned char> bytes(size_t n, unsigned seed) {
-  std::vector<unsigned char> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>(i * 131 + seed);
-  return v;
-}
-
 // The warnings raised since the last call, joined; and how many there were.
 std::pair<std::string, size_t> warnings() {
   std::string all;
@@ -83,32 +44,10 @@ std::pair<std::string, size_t> warnings() {
   return {all, w.size()};
 }
 
-// Called in a death-test child: leaves it 10 seconds and 256 MiB of address space beyond what it
-// uses now, so that a read that waits on a FIFO or allocates without end kills that child instead
-// of hanging the test run or exhausting the machine.
-void bound_this_process() {
-  alarm(10);
-  std::ifstream statm("/proc/self/statm");
-  uint64_t pages = 0;
-  statm >> pages;
-  const rlim_t limit = pages * uint64_t(sysconf(_SC_PAGESIZE)) + (uint64_t(256) << 20);
-  const rlimit r{limit, limit};
-  setrlimit(RLIMIT_AS, &r);
-}
-
-// Expects `condition` to hold, evaluated within those bounds in a child process, and ends the
-// test otherwise: evaluated again in the test's own process, it would hang or exhaust memory.
-#define ASSERT_BOUNDED(condition)                                                                       \
-  do {                                                                                                  \
-    EXPECT_EXIT({ bound_this_process(); std::_Exit((condition) ? 0 : 1); }, ::testing::ExitedWithCode(0), \
-                "");                                                                                     \
-    if (::testing::Test::HasFailure()) return;                                                          \
-  } while (0)
-
 // ---- the folder ----
 
 TEST(DiskCacheSecurity, CreatesItsFoldersPrivate) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   const std::string dir = tmp / "a/b";
   DiskCache cache(dir);
   ASSERT_TRUE(cache.enabled());
@@ -117,17 +56,17 @@ TEST(DiskCacheSecurity, CreatesItsFoldersPrivate) {
 }
 
 TEST(DiskCacheSecurity, GroupWritableFolderIsRefusedWithOneWarning) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   chmod(tmp.str().c_str(), 0770);
   take_warnings();
   const std::string k = DiskCache::key({"loose folder"});
   for (int i = 0; i < 3; ++i) {
     DiskCache cache(tmp.str());
     EXPECT_FALSE(cache.enabled()) << "a folder others may write to could hold their binaries";
-    cache.store(k, bytes(100, 1));
+    cache.store(k, pattern_bytes(100, 1));
     EXPECT_FALSE(cache.load(k).has_value());
   }
-  EXPECT_EQ(tmp.count(), 0u) << "nothing stored in a refused folder";
+  EXPECT_EQ(tmp.names().size(), 0u) << "nothing stored in a refused folder";
   const auto [text, count] = warnings();
   EXPECT_EQ(count, 1u) << "one warning per folder and process:\n" << text;
   EXPECT_NE(text.find(tmp.str()), std::string::npos) << text;
@@ -135,7 +74,7 @@ TEST(DiskCacheSecurity, GroupWritableFolderIsRefusedWithOneWarning) {
 }
 
 TEST(DiskCacheSecurity, FolderOfAnotherUserIsRefused) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   const std::string dir = tmp / "theirs";
   fs::create_directory(dir);
   chmod(dir.c_str(), 0700);
@@ -148,7 +87,7 @@ TEST(DiskCacheSecurity, FolderOfAnotherUserIsRefused) {
 }
 
 TEST(DiskCacheSecurity, LinkedFolderIsJudgedByItsTarget) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   fs::create_directory(tmp / "good");
   chmod((tmp / "good").c_str(), 0700);
   fs::create_directory(tmp / "loose");
@@ -162,26 +101,26 @@ TEST(DiskCacheSecurity, LinkedFolderIsJudgedByItsTarget) {
   EXPECT_EQ(warnings().second, 1u);
   // Entries in a linked folder still work.
   const std::string k = DiskCache::key({"linked"});
-  good.store(k, bytes(300, 2));
-  EXPECT_EQ(good.load(k), bytes(300, 2));
+  good.store(k, pattern_bytes(300, 2));
+  EXPECT_EQ(good.load(k), pattern_bytes(300, 2));
 }
 
 // ---- entries ----
 
 TEST(DiskCacheSecurity, EntriesArePrivateAndNoTemporaryStays) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   DiskCache cache(tmp.str());
   const std::string k = DiskCache::key({"private"});
-  cache.store(k, bytes(1000, 3));
+  cache.store(k, pattern_bytes(1000, 3));
   EXPECT_EQ(mode_of(cache.path(k)), 0600u);
-  EXPECT_EQ(tmp.count(), 1u) << "the entry alone";
+  EXPECT_EQ(tmp.names().size(), 1u) << "the entry alone";
 }
 
 TEST(DiskCacheSecurity, GroupWritableEntryIsIgnoredAndRemoved) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   DiskCache cache(tmp.str());
   const std::string k = DiskCache::key({"loose entry"});
-  cache.store(k, bytes(1000, 4));
+  cache.store(k, pattern_bytes(1000, 4));
   chmod(cache.path(k).c_str(), 0664);
   take_warnings();
   EXPECT_FALSE(cache.load(k).has_value());
@@ -192,36 +131,36 @@ TEST(DiskCacheSecurity, GroupWritableEntryIsIgnoredAndRemoved) {
 }
 
 TEST(DiskCacheSecurity, EntryOfAnotherUserIsIgnoredAndLeftAlone) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   DiskCache cache(tmp.str());
   const std::string k = DiskCache::key({"foreign entry"});
-  cache.store(k, bytes(1000, 5));
+  cache.store(k, pattern_bytes(1000, 5));
   if (!give_away(cache.path(k))) GTEST_SKIP() << "cannot chown to uid " << other_uid() << " (not root)";
   take_warnings();
   EXPECT_FALSE(cache.load(k).has_value());
   EXPECT_TRUE(fs::exists(cache.path(k))) << "not ours to delete";
   EXPECT_NE(warnings().first.find("uid " + std::to_string(other_uid())), std::string::npos);
   // A fresh store replaces the name, and then the entry is ours and used.
-  cache.store(k, bytes(1000, 6));
-  EXPECT_EQ(cache.load(k), bytes(1000, 6));
+  cache.store(k, pattern_bytes(1000, 6));
+  EXPECT_EQ(cache.load(k), pattern_bytes(1000, 6));
 }
 
 TEST(DiskCacheSecurity, LinkedEntryIsNotFollowed) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   fs::create_directory(tmp / "elsewhere");
   DiskCache cache(tmp / "cache"), other(tmp / "elsewhere");
   const std::string k = DiskCache::key({"linked entry"});
-  other.store(k, bytes(1000, 7));  // a whole, valid entry under the right key, reached by a link
+  other.store(k, pattern_bytes(1000, 7));  // a whole, valid entry under the right key, reached by a link
   fs::create_symlink(other.path(k), cache.path(k));
   take_warnings();
   EXPECT_FALSE(cache.load(k).has_value());
   EXPECT_FALSE(fs::is_symlink(fs::symlink_status(cache.path(k)))) << "the link itself is removed";
-  EXPECT_EQ(other.load(k), bytes(1000, 7)) << "its target is untouched";
+  EXPECT_EQ(other.load(k), pattern_bytes(1000, 7)) << "its target is untouched";
   EXPECT_NE(warnings().first.find("symbolic link"), std::string::npos);
 }
 
 TEST(DiskCacheSecurity, FifoEntryNeitherHangsNorStays) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   DiskCache cache(tmp.str());
   const std::string k = DiskCache::key({"fifo entry"});
   ASSERT_EQ(mkfifo(cache.path(k).c_str(), 0600), 0);
@@ -229,16 +168,16 @@ TEST(DiskCacheSecurity, FifoEntryNeitherHangsNorStays) {
   take_warnings();
   EXPECT_FALSE(cache.load(k).has_value());
   EXPECT_NE(warnings().first.find("FIFO"), std::string::npos);
-  cache.store(k, bytes(500, 8));
-  EXPECT_EQ(cache.load(k), bytes(500, 8)) << "a fresh entry replaces the FIFO";
+  cache.store(k, pattern_bytes(500, 8));
+  EXPECT_EQ(cache.load(k), pattern_bytes(500, 8)) << "a fresh entry replaces the FIFO";
 }
 
 TEST(DiskCacheSecurity, HugeLengthFieldAllocatesNothing) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   DiskCache cache(tmp.str());
   const std::string k = DiskCache::key({"huge"});
   const auto plant = [&] {
-    cache.store(k, bytes(4096, 9));
+    cache.store(k, pattern_bytes(4096, 9));
     std::fstream f(cache.path(k), std::ios::in | std::ios::out | std::ios::binary);
     const uint64_t huge = 0xfffffff0ull;  // under 4 GiB, a length an older check let through
     f.seekp(DiskCache::kSizeOffset);
@@ -256,12 +195,12 @@ TEST(DiskCacheSecurity, HugeLengthFieldAllocatesNothing) {
 }
 
 TEST(DiskCacheSecurity, TruncatedAndOversizedEntriesAreRefused) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   DiskCache cache(tmp.str());
   const std::string k = DiskCache::key({"sizes"});
   for (const uint64_t size : {uint64_t(10), uint64_t(DiskCache::kHeaderSize + 100),
                               uint64_t(DiskCache::kHeaderSize + DiskCache::kMaxBinary + 1)}) {
-    cache.store(k, bytes(4096, 10));
+    cache.store(k, pattern_bytes(4096, 10));
     fs::resize_file(cache.path(k), size);  // the largest is sparse: no disk space taken
     EXPECT_FALSE(cache.load(k).has_value()) << size << " bytes";
     EXPECT_FALSE(fs::exists(cache.path(k))) << size << " bytes";
@@ -269,11 +208,11 @@ TEST(DiskCacheSecurity, TruncatedAndOversizedEntriesAreRefused) {
 }
 
 TEST(DiskCacheSecurity, EntryUnderAnotherKeyIsRefused) {
-  TempDir tmp;
+  TempDir tmp("cache-security");
   DiskCache cache(tmp.str());
   const std::string k1 = DiskCache::key({"first"}), k2 = DiskCache::key({"second"});
-  cache.store(k1, bytes(1000, 11));
-  cache.store(k2, bytes(2000, 12));
+  cache.store(k1, pattern_bytes(1000, 11));
+  cache.store(k2, pattern_bytes(2000, 12));
   const std::string swap = tmp / "swap";
   fs::rename(cache.path(k1), swap);
   fs::rename(cache.path(k2), cache.path(k1));
@@ -343,7 +282,7 @@ TEST(ProgramCacheSecurity, PlantedBinaryRunsOnlyFromATrustedEntry) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
-    TempDir dir;
+    TempDir dir("cache-security");
     ASSERT_EQ(answer(dir), 1) << "built from source and stored";
     const std::string key = only_key(dir);
     const DiskCache cache(dir.str());
@@ -363,7 +302,7 @@ TEST(ProgramCacheSecurity, SwappedEntriesAreRebuilt) {
   const std::string opts = "-DSWAP_TEST=" + std::to_string(fresh_seed() % 1000000);
   const auto first = [] { return std::string("kernel void first(global int* out) { out[0] = 1; }"); };
   const auto second = [] { return std::string("kernel void second(global int* out) { out[0] = 2; }"); };
-  TempDir dir;
+  TempDir dir("cache-security");
   program_cache(dir.str()).get("first", opts, first);
   const std::string k1 = only_key(dir);
   program_cache(dir.str()).get("second", opts, second);

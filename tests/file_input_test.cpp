@@ -25,42 +25,6 @@ namespace fs = std::filesystem;
 using detail::FileIssue;
 using detail::Links;
 
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("clgemm-file-input-" + std::to_string(fresh_seed()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string str() const { return path_.string(); }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename().string());
-    return out;
-  }
-
- private:
-  fs::path path_;
-};
-
-// Sets an environment variable for the life of the object.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) had_ = true, old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
-
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -81,28 +45,6 @@ std::optional<FileIssue> issue_of(const std::function<void()>& read) {
   return std::nullopt;
 }
 
-// Called in a death-test child: leaves it 10 seconds and 256 MiB of address space beyond what it
-// uses now, so that a read that waits on a FIFO or allocates without end kills that child instead
-// of hanging the test run or exhausting the machine.
-void bound_this_process() {
-  alarm(10);
-  std::ifstream statm("/proc/self/statm");
-  uint64_t pages = 0;
-  statm >> pages;
-  const rlim_t limit = pages * uint64_t(sysconf(_SC_PAGESIZE)) + (uint64_t(256) << 20);
-  const rlimit r{limit, limit};
-  setrlimit(RLIMIT_AS, &r);
-}
-
-// Expects `condition` to hold, evaluated within those bounds in a child process, and ends the
-// test otherwise: evaluated again in the test's own process, it would hang or exhaust memory.
-#define ASSERT_BOUNDED(condition)                                                                       \
-  do {                                                                                                  \
-    EXPECT_EXIT({ bound_this_process(); std::_Exit((condition) ? 0 : 1); }, ::testing::ExitedWithCode(0), \
-                "");                                                                                     \
-    if (::testing::Test::HasFailure()) return;                                                          \
-  } while (0)
-
 detail::TuningDatabase one_entry_database() {
   detail::TuningEntry e;
   e.device = "file input test", e.vendor = "v", e.device_type = "CPU";
@@ -116,7 +58,7 @@ detail::TuningDatabase one_entry_database() {
 // ---- the reader and the replacement ----
 
 TEST(FileInput, ReadsRegularFilesAndLinksOnlyWhereAllowed) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   write_text(tmp / "file", "some text");
   fs::create_symlink(tmp / "file", tmp / "link");
   EXPECT_EQ(detail::read_regular_file(tmp / "file", 100, Links::Refuse), "some text");
@@ -128,7 +70,7 @@ TEST(FileInput, ReadsRegularFilesAndLinksOnlyWhereAllowed) {
 }
 
 TEST(FileInput, FifosDevicesAndFoldersAreRefusedAtOnce) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   ASSERT_EQ(mkfifo((tmp / "fifo").c_str(), 0600), 0);
   fs::create_symlink("/dev/zero", tmp / "zero");
   for (const std::string& path : {tmp / "fifo", tmp / "zero", std::string("/dev/null"), tmp.str()}) {
@@ -145,7 +87,7 @@ TEST(FileInput, FifosDevicesAndFoldersAreRefusedAtOnce) {
 }
 
 TEST(FileInput, ReplaceWritesANewFileAndNeverThroughALink) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   write_text(tmp / "victim", "victim");
   fs::create_symlink(tmp / "victim", tmp / "target");
   const std::string text = "new content";
@@ -160,7 +102,7 @@ TEST(FileInput, ReplaceWritesANewFileAndNeverThroughALink) {
 }
 
 TEST(FileInput, FailedReplaceLeavesNoTemporary) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   fs::create_directory(tmp / "folder");
   const std::string text = "x";
   EXPECT_EQ(issue_of([&] { detail::replace_file(tmp / "folder", {{text.data(), 1}}, 0600, false); }),
@@ -173,7 +115,7 @@ TEST(FileInput, FailedReplaceLeavesNoTemporary) {
 // ---- the tuning database ----
 
 TEST(TuningDatabaseFiles, FifoOrDeviceIsIgnoredWithAWarning) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   ASSERT_EQ(mkfifo((tmp / "fifo.json").c_str(), 0600), 0);
   fs::create_symlink("/dev/zero", tmp / "zero.json");
   for (const std::string& path : {tmp / "fifo.json", tmp / "zero.json"}) {
@@ -187,7 +129,7 @@ TEST(TuningDatabaseFiles, FifoOrDeviceIsIgnoredWithAWarning) {
 }
 
 TEST(TuningDatabaseFiles, OversizedFileIsIgnoredUnread) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   const std::string path = tmp / "tuning.json";
   write_text(path, "{}");
   fs::resize_file(path, (uint64_t(64) << 20) + 1);  // sparse: no disk space taken
@@ -197,7 +139,7 @@ TEST(TuningDatabaseFiles, OversizedFileIsIgnoredUnread) {
 }
 
 TEST(TuningDatabaseFiles, ALinkToARegularFileIsRead) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   detail::save_database(one_entry_database(), tmp / "real.json");
   fs::create_symlink(tmp / "real.json", tmp / "tuning.json");
   std::string warning;
@@ -207,7 +149,7 @@ TEST(TuningDatabaseFiles, ALinkToARegularFileIsRead) {
 
 // `clgemm tune` once wrote to "<path>.tmp.<pid>", a name anyone could predict and plant a link at.
 TEST(TuningDatabaseFiles, SaveNeverWritesThroughAPlantedLink) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   const std::string path = tmp / "tuning.json";
   write_text(tmp / "victim", "victim");
   for (const std::string& name : {path + ".tmp." + std::to_string(getpid()), tmp / ".tuning.json.tmp"})
@@ -219,7 +161,7 @@ TEST(TuningDatabaseFiles, SaveNeverWritesThroughAPlantedLink) {
 }
 
 TEST(TuningDatabaseFiles, FailedSaveNamesThePathAndLeavesNoTemporary) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   fs::create_directory(tmp / "tuning.json");  // a folder where the file should go
   try {
     detail::save_database(one_entry_database(), tmp / "tuning.json");
@@ -234,7 +176,7 @@ TEST(TuningDatabaseFiles, FailedSaveNamesThePathAndLeavesNoTemporary) {
 // ---- the kernel folder ----
 
 TEST(KernelSourceFiles, FifoOrDeviceInTheKernelFolderIsAnError) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   fs::create_directory(tmp / "util");
   ScopedEnv env("CLGEMM_KERNEL_DIR", tmp.str());
   const std::string fifo = "util/fifo.cl", zero = "util/zero.cl";
@@ -263,7 +205,7 @@ TEST(KernelSourceFiles, FifoOrDeviceInTheKernelFolderIsAnError) {
 }
 
 TEST(KernelSourceFiles, ALinkToARegularFileIsRead) {
-  TempDir tmp;
+  TempDir tmp("file-input");
   fs::create_directory(tmp / "util");
   write_text(tmp / "work.cl", "kernel void k() {}\n");
   fs::create_symlink(tmp / "work.cl", tmp / "util/linked.cl");

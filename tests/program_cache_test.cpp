@@ -16,32 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() / ("clgemm-cache-test-" + std::to_string(fresh_seed()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string str() const { return path_.string(); }
-  std::vector<std::string> files() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename().string());
-    return out;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::vector<unsigned char> bytes(size_t n, unsigned seed) {
-  std::vector<unsigned char> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>(i * 131 + seed);
-  return v;
-}
-
 TEST(DiskCache, RoundTripAndDistinctKeys) {
-  TempDir dir;
+  TempDir dir("cache-test");
   detail::DiskCache cache(dir.str());
   ASSERT_TRUE(cache.enabled());
   const std::string k1 = detail::DiskCache::key({"dev", "opts", "src"});
@@ -49,24 +25,24 @@ TEST(DiskCache, RoundTripAndDistinctKeys) {
   EXPECT_NE(k1, k2);
   EXPECT_EQ(k1.size(), 32u);
   EXPECT_FALSE(cache.load(k1).has_value());
-  cache.store(k1, bytes(5000, 1));
+  cache.store(k1, pattern_bytes(5000, 1));
   auto got = cache.load(k1);
   ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(*got, bytes(5000, 1));
+  EXPECT_EQ(*got, pattern_bytes(5000, 1));
 }
 
 TEST(DiskCache, TruncatedEntryIsRemoved) {
-  TempDir dir;
+  TempDir dir("cache-test");
   detail::DiskCache cache(dir.str());
   const std::string k = detail::DiskCache::key({"x"});
-  cache.store(k, bytes(4096, 2));
+  cache.store(k, pattern_bytes(4096, 2));
   fs::resize_file(cache.path(k), 1000);
   EXPECT_FALSE(cache.load(k).has_value());
   EXPECT_FALSE(fs::exists(cache.path(k)));
 }
 
 TEST(DiskCache, GarbageEntryIsRemoved) {
-  TempDir dir;
+  TempDir dir("cache-test");
   detail::DiskCache cache(dir.str());
   const std::string k = detail::DiskCache::key({"y"});
   {
@@ -76,7 +52,7 @@ TEST(DiskCache, GarbageEntryIsRemoved) {
   EXPECT_FALSE(cache.load(k).has_value());
   EXPECT_FALSE(fs::exists(cache.path(k)));
   // A right header with a flipped payload byte fails the checksum.
-  cache.store(k, bytes(2000, 3));
+  cache.store(k, pattern_bytes(2000, 3));
   {
     std::fstream f(cache.path(k), std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(detail::DiskCache::kHeaderSize + 100);
@@ -86,7 +62,7 @@ TEST(DiskCache, GarbageEntryIsRemoved) {
 }
 
 TEST(DiskCache, ConcurrentWritersLeaveOneWholeEntry) {
-  TempDir dir;
+  TempDir dir("cache-test");
   const std::string k = detail::DiskCache::key({"shared"});
   std::vector<std::thread> threads;
   std::atomic<int> bad_reads{0};
@@ -94,19 +70,19 @@ TEST(DiskCache, ConcurrentWritersLeaveOneWholeEntry) {
     threads.emplace_back([&, t] {
       detail::DiskCache cache(dir.str());  // as separate processes would, each its own object
       for (int i = 0; i < 40; ++i) {
-        cache.store(k, bytes(20000 + 1000 * t, unsigned(t)));
+        cache.store(k, pattern_bytes(20000 + 1000 * t, unsigned(t)));
         auto got = cache.load(k);
         // A reader sees no entry (removed by another's check) or a whole one from some writer.
-        if (got && got->size() >= 20000 && *got != bytes(got->size(), unsigned((got->size() - 20000) / 1000))) ++bad_reads;
+        if (got && got->size() >= 20000 && *got != pattern_bytes(got->size(), unsigned((got->size() - 20000) / 1000))) ++bad_reads;
       }
     });
   for (auto& th : threads) th.join();
   EXPECT_EQ(bad_reads.load(), 0);
-  for (const auto& f : dir.files()) EXPECT_EQ(f.find(".tmp"), std::string::npos) << "temporary file left: " << f;
+  for (const auto& f : dir.names()) EXPECT_EQ(f.find(".tmp"), std::string::npos) << "temporary file left: " << f;
 }
 
 TEST(ProgramCache, ContextRebuildsAfterCorruptEntry) {
-  TempDir dir;
+  TempDir dir("cache-test");
   const char* old = std::getenv("CLGEMM_CACHE_DIR");
   const std::string saved = old ? old : "";
   setenv("CLGEMM_CACHE_DIR", dir.str().c_str(), 1);
@@ -118,7 +94,7 @@ TEST(ProgramCache, ContextRebuildsAfterCorruptEntry) {
     EXPECT_EQ(ctx.program_cache_dir(), dir.str());
     ctx.kernel(src, opts, "prepare_operand");
   }
-  auto files = dir.files();
+  auto files = dir.names();
   ASSERT_EQ(files.size(), 1u) << "one program, one entry";
   const std::string entry = dir.str() + "/" + files[0];
   const auto good_size = fs::file_size(entry);

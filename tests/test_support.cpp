@@ -3,12 +3,16 @@
 
 #include "tune/database.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace clgemm::test {
 
@@ -92,21 +96,62 @@ std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t co
   return ::testing::AssertionSuccess();
 }
 
+TempDir::TempDir(const std::string& purpose)
+    : path_((std::filesystem::temp_directory_path() / ("clgemm-" + purpose + "-" + std::to_string(fresh_seed())))
+                .string()) {
+  std::filesystem::create_directories(path_);
+  // Private, as a cache folder must be: the library refuses one that others may write.
+  std::filesystem::permissions(path_, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::vector<std::string> TempDir::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(path_)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
+  if (const char* old = std::getenv(name)) had_ = true, old_ = old;
+  setenv(name, value.c_str(), 1);
+}
+
+ScopedEnv::~ScopedEnv() {
+  if (had_) setenv(name_, old_.c_str(), 1);
+  else unsetenv(name_);
+}
+
+std::vector<unsigned char> pattern_bytes(size_t n, unsigned seed) {
+  std::vector<unsigned char> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>(i * 131 + seed);
+  return v;
+}
+
+void bound_this_process() {
+  alarm(10);
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0;
+  statm >> pages;
+  const rlim_t limit = pages * uint64_t(sysconf(_SC_PAGESIZE)) + (uint64_t(256) << 20);
+  const rlimit r{limit, limit};
+  setrlimit(RLIMIT_AS, &r);
+}
+
 ScopedDatabase::ScopedDatabase()
     : path_((std::filesystem::temp_directory_path() / ("clgemm-tuning-" + std::to_string(fresh_seed()) + ".json"))
-                .string()) {
-  const char* old = std::getenv("CLGEMM_TUNING_DB");
-  had_old_ = old != nullptr;
-  if (old) old_ = old;
-  setenv("CLGEMM_TUNING_DB", path_.c_str(), 1);
+                .string()),
+      env_("CLGEMM_TUNING_DB", path_) {
   detail::reload_user_database();
 }
 
 ScopedDatabase::~ScopedDatabase() {
-  if (had_old_) setenv("CLGEMM_TUNING_DB", old_.c_str(), 1);
-  else unsetenv("CLGEMM_TUNING_DB");
   std::filesystem::remove(path_);
-  detail::reload_user_database();
+  detail::reload_user_database();  // env_ restores the variable after this; the next lookup rereads it
 }
 
 DeviceInfo fake_h200() {

@@ -48,6 +48,53 @@ class GuardedBuffer {
 cl::Buffer upload(const Context& ctx, const std::vector<float>& host);
 std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t count);
 
+// A fresh folder (mode 0700) under the system's temporary folder, removed with everything in it
+// at the end of the object's life. `purpose` goes into its name.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& purpose = "test");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& str() const { return path_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+  std::vector<std::string> names() const;  // what the folder holds, sorted
+
+ private:
+  std::string path_;
+};
+
+// Sets an environment variable for the life of the object, then restores it (or unsets it).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+// n bytes of a pattern that depends on `seed`: stand-ins for program binaries.
+std::vector<unsigned char> pattern_bytes(size_t n, unsigned seed);
+
+// Called in a death-test child: leaves it 10 seconds and 256 MiB of address space beyond what it
+// uses now, so that a read that waits on a FIFO or allocates without end kills that child instead
+// of hanging the test run or exhausting the machine.
+void bound_this_process();
+
+// Expects `condition` to hold, evaluated within those bounds in a child process, and ends the
+// test otherwise: evaluated again in the test's own process, it would hang or exhaust memory.
+#define ASSERT_BOUNDED(condition)                                                                       \
+  do {                                                                                                  \
+    EXPECT_EXIT({ bound_this_process(); std::_Exit((condition) ? 0 : 1); }, ::testing::ExitedWithCode(0), \
+                "");                                                                                     \
+    if (::testing::Test::HasFailure()) return;                                                          \
+  } while (0)
+
 // Points the library's user tuning database ($CLGEMM_TUNING_DB) at a fresh, absent file for the
 // life of the object, so that only what a test writes there, and the built-in database, count.
 // Restores the variable and removes the file afterwards.
@@ -60,8 +107,8 @@ class ScopedDatabase {
   const std::string& path() const { return path_; }
 
  private:
-  std::string path_, old_;
-  bool had_old_ = false;
+  std::string path_;
+  ScopedEnv env_;
 };
 
 // This machine's device described as an NVIDIA H200 (name, sm_90, 132 compute units, its local
