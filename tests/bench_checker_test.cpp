@@ -4,6 +4,7 @@
 // implementation is right on this device for every layout and transpose it accepts.
 #include <clgemm/cpu.hpp>
 #include <clgemm/error.hpp>
+#include <clgemm/ladder.hpp>
 
 #include "bench/checker.hpp"
 #include "bench/problem.hpp"

@@ -4,7 +4,7 @@
 #include <clgemm/clgemm.h>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/context_registry.hpp"
+#include "api/context_registry.hpp"
 #include "test_support.hpp"
 
 #include <atomic>

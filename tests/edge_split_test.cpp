@@ -4,8 +4,8 @@
 // queues; and the plan says when it splits.
 #include <clgemm/gemm.hpp>
 
-#include "gemm/edge_split.hpp"
-#include "gemm/xgemm_kernel.hpp"
+#include "plan/edge_split.hpp"
+#include "kernels/gemm/xgemm_kernel.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "runtime/kernel_sources.hpp"
 #include "runtime/regular_file.hpp"
-#include "tune/database.hpp"
+#include "database/database.hpp"
 #include "test_support.hpp"
 
 #include <sys/resource.h>

@@ -4,7 +4,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/gemm_checks.hpp"
+#include "api/gemm_checks.hpp"
 #include "test_support.hpp"
 
 #include <cblas.h>

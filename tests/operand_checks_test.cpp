@@ -6,7 +6,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/operand_overlap.hpp"
+#include "api/operand_overlap.hpp"
 #include "test_support.hpp"
 
 #include <chrono>

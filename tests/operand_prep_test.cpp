@@ -1,7 +1,7 @@
 // operand_prep_test.cpp — the copy of an operand into a padded (and transposed, or panel-packed)
 // temporary, on both the element-wise and the float4 kernels: exact values, zeros in the padding,
 // nothing written outside the output.
-#include "gemm/operand_prep.hpp"
+#include "exec/operand_prep.hpp"
 #include "test_support.hpp"
 
 #include <random>

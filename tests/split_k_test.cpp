@@ -3,8 +3,8 @@
 // which part finishes last, batched calls (the per-tile counts are reused), and the plan.
 #include <clgemm/gemm.hpp>
 
-#include "gemm/tile_choice.hpp"
-#include "gemm/xgemm_kernel.hpp"
+#include "plan/tile_choice.hpp"
+#include "kernels/gemm/xgemm_kernel.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

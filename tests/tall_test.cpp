@@ -5,7 +5,8 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/tall_kernel.hpp"
+#include "kernels/gemm/tall_kernel.hpp"
+#include "plan/plan_call.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

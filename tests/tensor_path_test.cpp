@@ -7,7 +7,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/xmma_kernel.hpp"
+#include "kernels/gemm/xmma_kernel.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

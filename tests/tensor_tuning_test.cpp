@@ -6,9 +6,9 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/xmma_kernel.hpp"
+#include "kernels/gemm/xmma_kernel.hpp"
 #include "test_support.hpp"
-#include "tune/database.hpp"
+#include "database/database.hpp"
 #include "tune/tuner.hpp"
 
 namespace clgemm::test {

@@ -1,7 +1,7 @@
 // test_support.cpp — shared context, guarded device buffers and reference checks for the tests.
 #include "test_support.hpp"
 
-#include "tune/database.hpp"
+#include "database/database.hpp"
 
 #include <algorithm>
 #include <chrono>

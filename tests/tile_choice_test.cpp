@@ -2,8 +2,8 @@
 // and the planner using it.
 #include <clgemm/gemm.hpp>
 
-#include "gemm/tile_choice.hpp"
-#include "tune/database.hpp"
+#include "plan/tile_choice.hpp"
+#include "database/database.hpp"
 #include "test_support.hpp"
 
 #include <optional>

@@ -3,7 +3,7 @@
 // predicts from.
 #include <clgemm/gemm.hpp>
 
-#include "tune/database.hpp"
+#include "database/database.hpp"
 #include "tune/tuner.hpp"
 #include "tune/tuning_points.hpp"
 #include "test_support.hpp"

@@ -3,9 +3,9 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xgemm_kernel.hpp"
 #include "tune/candidate_clock.hpp"
-#include "tune/database.hpp"
+#include "database/database.hpp"
 #include "tune/tuner.hpp"
 #include "test_support.hpp"
 

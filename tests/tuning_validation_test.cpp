@@ -6,7 +6,7 @@
 #include <clgemm/gemm.hpp>
 #include <clgemm/warnings.hpp>
 
-#include "tune/database.hpp"
+#include "database/database.hpp"
 #include "test_support.hpp"
 
 #include <fstream>

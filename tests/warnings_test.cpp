@@ -4,7 +4,7 @@
 #include <clgemm/warnings.hpp>
 
 #include "runtime/warnings.hpp"
-#include "tune/database.hpp"
+#include "database/database.hpp"
 #include "test_support.hpp"
 
 #include <fstream>

@@ -7,4 +7,5 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 #include <clgemm/ladder.hpp>
+#include <clgemm/types.hpp>
 #include <clgemm/warnings.hpp>

@@ -3,7 +3,7 @@
 // All row-major, dense: A is m×k, B is k×n, C is m×n.
 #pragma once
 
-#include <clgemm/ladder.hpp>
+#include <clgemm/types.hpp>
 
 #include <cstdint>
 #include <vector>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include <clgemm/context.hpp>
-#include <clgemm/ladder.hpp>
+#include <clgemm/types.hpp>
 
 #include <string>
 #include <vector>

@@ -7,26 +7,12 @@
 #pragma once
 
 #include <clgemm/context.hpp>
+#include <clgemm/types.hpp>
 
-#include <map>
 #include <string>
 #include <vector>
 
 namespace clgemm {
-
-struct GemmShape {
-  size_t m = 0, n = 0, k = 0;
-};
-
-inline double gemm_flops(const GemmShape& s) { return 2.0 * double(s.m) * double(s.n) * double(s.k); }
-
-// "1024x512x256" (M x N x K): how clgemm's messages, tables and files write a shape.
-inline std::string shape_text(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-// Tunable values of a kernel (tile sizes, work per thread, vector widths), passed as -D NAME=value.
-using KernelParams = std::map<std::string, long>;
 
 struct RungInfo {
   int number;              // 1..8, in teaching order

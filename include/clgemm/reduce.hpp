@@ -12,7 +12,7 @@
 #pragma once
 
 #include <clgemm/context.hpp>
-#include <clgemm/ladder.hpp>
+#include <clgemm/types.hpp>
 
 #include <memory>
 #include <string>

@@ -16,7 +16,7 @@
 #pragma once
 
 #include <clgemm/context.hpp>
-#include <clgemm/ladder.hpp>
+#include <clgemm/types.hpp>
 
 #include <cstdint>
 #include <memory>

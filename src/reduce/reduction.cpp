@@ -11,7 +11,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/reduce.hpp>
 
-#include "gemm/descriptor.hpp"
+#include "kernels/descriptor.hpp"
 #include "runtime/cl_error.hpp"
 
 #include <algorithm>

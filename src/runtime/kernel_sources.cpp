@@ -3,6 +3,7 @@
 
 #include <clgemm/error.hpp>
 
+#include "runtime/embedded_files.hpp"
 #include "runtime/regular_file.hpp"
 
 #include <cstdlib>
@@ -27,7 +28,7 @@ std::string kernel_source(const std::string& path) {
                                                " cannot be read: " + e.what());
     }
   }
-  for (const auto& s : embedded_sources())
+  for (const auto& s : embedded_kernel_files())
     if (path == s.path) return s.text;
   throw Error(Status::InternalError, "no embedded kernel source named '" + path + "'");
 }

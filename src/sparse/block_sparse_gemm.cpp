@@ -3,7 +3,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/sparse.hpp>
 
-#include "gemm/descriptor.hpp"
+#include "kernels/descriptor.hpp"
 #include "runtime/cl_error.hpp"
 #include "sparse/sparse_params.hpp"
 

@@ -21,7 +21,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/sparse.hpp>
 
-#include "gemm/descriptor.hpp"
+#include "kernels/descriptor.hpp"
 
 #include <functional>
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <clgemm/device.hpp>
-#include <clgemm/ladder.hpp>
+#include <clgemm/types.hpp>
 
 #include <string>
 

@@ -5,12 +5,12 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "gemm/descriptor.hpp"
-#include "gemm/direct_kernel.hpp"
-#include "gemm/gemm_exec.hpp"
-#include "gemm/tile_choice.hpp"
-#include "gemm/xgemm_kernel.hpp"
-#include "gemm/xmma_kernel.hpp"
+#include "kernels/descriptor.hpp"
+#include "kernels/gemm/direct_kernel.hpp"
+#include "exec/gemm_exec.hpp"
+#include "plan/tile_choice.hpp"
+#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xmma_kernel.hpp"
 #include "tune/candidate_clock.hpp"
 
 #include <algorithm>

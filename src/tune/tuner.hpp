@@ -11,9 +11,9 @@
 #pragma once
 
 #include <clgemm/context.hpp>
-#include <clgemm/ladder.hpp>
+#include <clgemm/types.hpp>
 
-#include "tune/database.hpp"
+#include "database/database.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -3,7 +3,7 @@
 // planner predicts the calls nearer that shape than the tuned one.
 #pragma once
 
-#include "tune/database.hpp"
+#include "database/database.hpp"
 #include "tune/tuner.hpp"
 
 #include <functional>

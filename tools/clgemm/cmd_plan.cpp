@@ -3,7 +3,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "cli_common.hpp"
-#include "gemm/edge_split.hpp"
+#include "plan/edge_split.hpp"
 
 #include <clgemm/cpu.hpp>
 

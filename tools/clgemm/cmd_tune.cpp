@@ -6,8 +6,8 @@
 
 #include "bench/shapes.hpp"
 #include "cli_common.hpp"
-#include "gemm/descriptor.hpp"
-#include "tune/database.hpp"
+#include "kernels/descriptor.hpp"
+#include "database/database.hpp"
 #include "tune/tuner.hpp"
 #include "tune/tuning_points.hpp"
 

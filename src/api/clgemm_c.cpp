@@ -1,0 +1,166 @@
+// clgemm_c.cpp — the C API: converts arguments, calls the C++ API, turns exceptions into codes.
+#include <clgemm/clgemm.h>
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "api/context_registry.hpp"
+#include "api/gemm_checks.hpp"
+#include "runtime/warnings.hpp"
+
+#include <cstring>
+#include <new>
+#include <string>
+
+namespace {
+
+thread_local std::string last_error;
+thread_local clgemmMath thread_math = clgemmMathFp32;  // clgemmSetMath
+
+// The options of this thread's calls.
+clgemm::GemmOptions thread_options() {
+  clgemm::GemmOptions o;
+  o.math = thread_math == clgemmMathTf32x3 ? clgemm::Math::Tf32x3
+           : thread_math == clgemmMathTf32 ? clgemm::Math::Tf32
+                                           : clgemm::Math::Fp32;
+  return o;
+}
+
+// Runs `f` and converts every exception to a status; the C API must never let one escape.
+template <class F>
+clgemmStatus guarded(F&& f) noexcept {
+  try {
+    f();
+    last_error.clear();
+    return clgemmSuccess;
+  } catch (const clgemm::Error& e) {
+    last_error = e.what();
+    return static_cast<clgemmStatus>(static_cast<int>(e.status()));
+  } catch (const std::bad_alloc&) {
+    last_error = "out of host memory";
+    return clgemmOutOfResources;
+  } catch (const std::exception& e) {
+    last_error = e.what();
+    return clgemmInternalError;
+  } catch (...) {
+    last_error = "unknown exception";
+    return clgemmInternalError;
+  }
+}
+
+// The integer a C caller passed for an enum. C lets any int through an enum parameter, but in C++
+// reading a value outside the enumerators' range as the enum type is undefined, so the bytes are
+// copied out instead; the checks of the C++ API then judge the integer.
+template <class E>
+int raw(const E& value) {
+  static_assert(sizeof(E) == sizeof(int), "the C enums are int-sized");
+  int v;
+  std::memcpy(&v, &value, sizeof v);
+  return v;
+}
+
+// The enums arrive as the integers raw() read: passing a C enum on by value would read it too.
+clgemm::GemmCall make_call(int layout, int ta, int tb, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                           size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset, size_t b_ld, float beta, cl_mem c,
+                           size_t c_offset, size_t c_ld) {
+  clgemm::GemmCall call;
+  call.layout = static_cast<clgemm::Layout>(layout);
+  call.a_transpose = static_cast<clgemm::Transpose>(ta);
+  call.b_transpose = static_cast<clgemm::Transpose>(tb);
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = alpha, call.beta = beta;
+  call.a = {a, a_offset, a_ld};
+  call.b = {b, b_offset, b_ld};
+  call.c = {c, c_offset, c_ld};
+  return call;
+}
+
+cl_command_queue queue_of(cl_command_queue* queue) {
+  if (!queue || !*queue) throw clgemm::Error(clgemm::Status::InvalidQueue, "queue is null; pass a pointer to a valid cl_command_queue");
+  return *queue;
+}
+
+}  // namespace
+
+extern "C" {
+
+clgemmStatus clgemmSetMath(clgemmMath math) {
+  return guarded([&] {
+    const int m = raw(math);
+    if (m != clgemmMathFp32 && m != clgemmMathTf32x3 && m != clgemmMathTf32)
+      throw clgemm::Error(clgemm::Status::InvalidArgument,
+                          "math is " + std::to_string(m) +
+                              "; use clgemmMathFp32 (0), clgemmMathTf32x3 (1) or clgemmMathTf32 (2)");
+    thread_math = static_cast<clgemmMath>(m);
+  });
+}
+
+clgemmMath clgemmGetMath(void) { return thread_math; }
+
+clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                         size_t n, size_t k, float alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
+                         cl_mem b_buffer, size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,
+                         size_t c_ld, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset, a_ld,
+                           b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+                 queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmSgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                                size_t n, size_t k, const float* alphas, cl_mem a_buffer, const size_t* a_offsets,
+                                size_t a_ld, cl_mem b_buffer, const size_t* b_offsets, size_t b_ld, const float* betas,
+                                cl_mem c_buffer, const size_t* c_offsets, size_t c_ld, size_t batch_count,
+                                cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    // Before the arrays are copied: batch_count says how long they are.
+    clgemm::detail::check_batch_count(batch_count);
+    if (!alphas || !betas || !a_offsets || !b_offsets || !c_offsets)
+      throw clgemm::Error(clgemm::Status::InvalidArgument,
+                          "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
+    clgemm::gemm_batched(
+        make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, 1.0f, a_buffer, 0, a_ld, b_buffer, 0, b_ld,
+                  0.0f, c_buffer, 0, c_ld),
+        std::vector<float>(alphas, alphas + batch_count), std::vector<float>(betas, betas + batch_count),
+        std::vector<size_t>(a_offsets, a_offsets + batch_count),
+        std::vector<size_t>(b_offsets, b_offsets + batch_count),
+        std::vector<size_t>(c_offsets, c_offsets + batch_count), queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                       size_t m, size_t n, size_t k, float alpha, cl_mem a_buffer, size_t a_offset,
+                                       size_t a_ld, size_t a_stride, cl_mem b_buffer, size_t b_offset, size_t b_ld,
+                                       size_t b_stride, float beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
+                                       size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_strided_batched(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer,
+                                           a_offset, a_ld, b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+                                 a_stride, b_stride, c_stride, batch_count, queue_of(queue), event, thread_options());
+  });
+}
+
+const char* clgemmStatusString(clgemmStatus status) {
+  return clgemm::status_name(static_cast<clgemm::Status>(raw(status)));
+}
+
+const char* clgemmLastErrorMessage(void) { return last_error.c_str(); }
+
+clgemmStatus clgemmClearCache(void) {
+  return guarded([] { clgemm::detail::clear_contexts(); });
+}
+
+clgemmStatus clgemmSetWarningCallback(clgemmWarningCallback callback, void* user_data) {
+  return guarded([&] {
+    if (!callback) return clgemm::set_warning_handler({});
+    clgemm::set_warning_handler([callback, user_data](const std::string& m) { callback(m.c_str(), user_data); });
+  });
+}
+
+const char* clgemmLastWarning(void) {
+  thread_local std::string copy;  // the caller's pointer stays valid until its thread asks again
+  copy = clgemm::detail::last_warning();
+  return copy.c_str();
+}
+
+}  // extern "C"

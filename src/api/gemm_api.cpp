@@ -1,0 +1,116 @@
+// gemm_api.cpp — the public gemm, gemm_batched and gemm_strided_batched: check, plan, enqueue.
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "api/context_registry.hpp"
+#include "api/gemm_checks.hpp"
+#include "exec/gemm_exec.hpp"
+#include "plan/normalise.hpp"
+#include "plan/plan_call.hpp"
+#include "runtime/cl_error.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+namespace clgemm {
+
+namespace {
+
+// Returns the event to the caller (who owns one reference to it).
+void hand_back(const cl::Event& ev, cl_event* out) {
+  if (!out) return;
+  *out = ev();
+  if (*out) clRetainEvent(*out);
+}
+
+// An event for a call that enqueued no work, so callers can wait on it uniformly.
+void hand_back_marker(cl_command_queue queue, cl_event* out) {
+  if (!out) return;
+  *out = nullptr;
+  const cl_int err = clEnqueueMarkerWithWaitList(queue, 0, nullptr, out);
+  if (err != CL_SUCCESS)
+    throw Error(Status::OpenCLError, std::string("clEnqueueMarkerWithWaitList failed with ") + detail::cl_error_name(err));
+}
+
+// What every entry point checks before anything else: the queue (whose context it returns),
+// the enums and the index range.
+cl_context check_common(const GemmCall& call, cl_command_queue queue) {
+  const cl_context context = detail::check_queue(queue);
+  detail::check_enums(call);
+  detail::check_index_range(call);
+  return context;
+}
+
+bool nothing_to_compute(const GemmCall& call) { return call.m == 0 || call.n == 0; }
+
+void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_command_queue queue, cl_event* event,
+         const GemmOptions& options) {
+  // Held to the end of the call: clgemmClearCache on another thread must not destroy it meanwhile.
+  const std::shared_ptr<const Context> held = detail::context_for_queue(queue);
+  const Context& ctx = *held;
+  detail::check_device(ctx.info());
+  const detail::RowMajorGemm g = detail::to_row_major(call);
+  spec = detail::to_row_major(call, std::move(spec));
+  const cl::CommandQueue q(queue, true);
+  if (options.events) options.events->clear();
+  if (scale_only) {
+    hand_back(detail::enqueue_scale(ctx, q, g, spec, options.events), event);
+    return;
+  }
+  hand_back(detail::enqueue_gemm(ctx, q, detail::plan_parts(ctx.info(), g, spec, options), options.events), event);
+}
+
+}  // namespace
+
+void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const GemmOptions& options) {
+  const cl_context context = check_common(call, queue);
+  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  detail::check_operands(call, context, {1, call.a.offset}, {1, call.b.offset}, {1, call.c.offset}, call.beta != 0.0f);
+  run(call, {}, call.k == 0 || call.alpha == 0.0f, queue, event, options);
+}
+
+void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
+                  const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
+                  const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event,
+                  const GemmOptions& options) {
+  const size_t count = alphas.size();
+  detail::check_batch_count(count);
+  const std::pair<const char*, size_t> sizes[] = {
+      {"betas", betas.size()}, {"a_offsets", a_offsets.size()}, {"b_offsets", b_offsets.size()}, {"c_offsets", c_offsets.size()}};
+  for (const auto& [name, size] : sizes)
+    if (size != count)
+      throw Error(Status::InvalidBatchCount, std::string(name) + " holds " + std::to_string(size) +
+                                                 " entries but alphas holds " + std::to_string(count) +
+                                                 "; every per-batch array needs batch_count entries");
+  const cl_context context = check_common(call, queue);
+  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  // alpha varies per batch, so A and B are checked as if read (the kernel ignores them where
+  // alpha is 0, but must never read outside their buffers).
+  GemmCall checked = call;
+  checked.alpha = 1.0f;
+  const bool c_read = std::any_of(betas.begin(), betas.end(), [](float b) { return b != 0.0f; });
+  auto listed = [count](const std::vector<size_t>& offsets) { return detail::ItemStarts{count, 0, 0, &offsets}; };
+  detail::check_operands(checked, context, listed(a_offsets), listed(b_offsets), listed(c_offsets), c_read);
+  detail::BatchSpec spec;
+  spec.count = count;
+  spec.arrays = true;
+  spec.alphas = alphas, spec.betas = betas;
+  spec.a_offsets = a_offsets, spec.b_offsets = b_offsets, spec.c_offsets = c_offsets;
+  run(call, spec, call.k == 0, queue, event, options);
+}
+
+void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride, size_t c_stride, size_t batch_count,
+                          cl_command_queue queue, cl_event* event, const GemmOptions& options) {
+  detail::check_batch_count(batch_count);
+  const cl_context context = check_common(call, queue);
+  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  detail::check_operands(call, context, {batch_count, call.a.offset, a_stride}, {batch_count, call.b.offset, b_stride},
+                         {batch_count, call.c.offset, c_stride}, call.beta != 0.0f);
+  detail::BatchSpec spec;
+  spec.count = batch_count;
+  spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
+  run(call, spec, call.k == 0 || call.alpha == 0.0f, queue, event, options);
+}
+
+}  // namespace clgemm

@@ -1,0 +1,37 @@
+// gemm_checks.hpp — argument checks of the BLAS-style API.
+// Every check throws Error with its own status and a message naming the argument and values; the
+// checks run before anything is enqueued, so a failed call writes nothing.
+#pragma once
+
+#include <clgemm/device.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "api/operand_overlap.hpp"
+
+#include <vector>
+
+namespace clgemm::detail {
+
+// Layout and transpose values, and a valid queue (whose context it returns).
+void check_enums(const GemmCall& call);
+cl_context check_queue(cl_command_queue queue);
+// Can the queue's device build and run clgemm's kernels?
+void check_device(const DeviceInfo& device);
+
+// The batch count of a batched call: at least 1, and within the 32-bit range kernels index with.
+void check_batch_count(size_t count);
+
+// The buffers of A, B and C for the batch items starting at `a`, `b` and `c`: leading dimensions;
+// each a buffer (not an image) of the queue's context, large enough, with flags that allow what
+// the call does (C read as well as written when `c_read`); C overlapping neither A, B nor itself.
+// Skips A and B when the call does not read them (k = 0, or alpha = 0 outside batched arrays).
+void check_operands(const GemmCall& call, cl_context queue_context, const ItemStarts& a, const ItemStarts& b,
+                    const ItemStarts& c, bool c_read);
+
+// offset + (count - 1) · stride for strided batches, with overflow checking.
+size_t last_offset(size_t offset, size_t stride, size_t count, const char* name);
+
+// The 32-bit index range kernels use: every ld and extent must fit in an int.
+void check_index_range(const GemmCall& call);
+
+}  // namespace clgemm::detail
