@@ -2,6 +2,7 @@
 // temporary, on both the element-wise and the float4 kernels: exact values, zeros in the padding,
 // nothing written outside the output.
 #include "exec/operand_prep.hpp"
+#include "kernels/util/prepare_operand.hpp"
 #include "test_support.hpp"
 
 #include <random>
@@ -39,14 +40,14 @@ void check_case(const PrepCase& p) {
                            " offset " + std::to_string(p.offset) + (p.transpose ? " transposed" : "") + " into " +
                            std::to_string(p.out_rows) + "x" + std::to_string(p.out_cols) + " panel " +
                            std::to_string(p.panel) + ", seed " + std::to_string(seed);
-  ASSERT_EQ(detail::uses_float4_transpose(ctx, view, p.transpose, p.out_cols, p.panel),
-            p.float4 && ctx.info().max_work_group_size >= 256)
-      << what;
+  const detail::Command command = detail::prepare_operand_command(
+      ctx.info(), {detail::KernelArg::mem(detail::BufferRole::A), p.offset, p.rows, p.cols, p.ld}, p.transpose,
+      detail::KernelArg::mem(detail::BufferRole::C), p.out_rows, p.out_cols, p.panel);
+  ASSERT_EQ(command.entry == "prepare_operand_t4", p.float4 && ctx.info().max_work_group_size >= 256) << what;
 
   GuardedBuffer dst(ctx, p.out_rows * p.out_cols);
   dst.poison();
-  detail::enqueue_prepare_operand(ctx, ctx.queue(), view, p.transpose, dst.view(), p.out_rows, p.out_cols, nullptr,
-                                  p.panel)
+  detail::enqueue_prepare_operand(ctx, ctx.queue(), view, p.transpose, dst.view(), p.out_rows, p.out_cols, p.panel)
       .wait();
   const std::vector<float> out = dst.read();
   EXPECT_EQ(dst.guard_damage(), "") << what;

@@ -5,6 +5,7 @@
 #include "api/context_registry.hpp"
 #include "api/gemm_checks.hpp"
 #include "exec/gemm_exec.hpp"
+#include "plan/launch_builder.hpp"
 #include "plan/normalise.hpp"
 #include "plan/plan_call.hpp"
 #include "runtime/cl_error.hpp"
@@ -54,11 +55,9 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
   spec = detail::to_row_major(call, std::move(spec));
   const cl::CommandQueue q(queue, true);
   if (options.events) options.events->clear();
-  if (scale_only) {
-    hand_back(detail::enqueue_scale(ctx, q, g, spec, options.events), event);
-    return;
-  }
-  hand_back(detail::enqueue_gemm(ctx, q, detail::plan_parts(ctx.info(), g, spec, options), options.events), event);
+  const detail::LaunchPlan plan = scale_only ? detail::build_scale_plan(g, spec)
+                                             : detail::build_launch_plan(ctx.info(), detail::plan_parts(ctx.info(), g, spec, options));
+  hand_back(detail::enqueue_plan(ctx, q, plan, {g.a.buffer, g.b.buffer, g.c.buffer}, options.events), event);
 }
 
 }  // namespace

@@ -1,28 +1,26 @@
-// gemm_exec.hpp — turns a checked, planned row-major GEMM into enqueued OpenCL commands.
+// gemm_exec.hpp — runs a launch plan: allocates its temporaries, builds its kernels, uploads a
+// batch's per-item arrays, then enqueues its commands with their arguments. It decides nothing.
 #pragma once
 
-#include <clgemm/gemm.hpp>
+#include <clgemm/context.hpp>
 
-#include "exec/problem.hpp"
+#include "exec/launch_plan.hpp"
 
 #include <vector>
 
 namespace clgemm::detail {
 
-// Enqueues everything on `queue`; returns an event that completes when all of it has. Kernels are
-// built and temporaries allocated before the first command is enqueued, so a failure leaves the
-// queue untouched. Commands wait on each other through events, so out-of-order queues work too.
-// `trace`, if given, receives every event enqueued (for timing the whole call on the device).
-cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch,
-                       const GemmPlan& plan, std::vector<cl::Event>* trace = nullptr);
+// The caller's buffers the commands name as A, B and C (null where no command reads them).
+struct CallerBuffers {
+  cl_mem a = nullptr, b = nullptr, c = nullptr;
+};
 
-// The parts in order, with the same guarantees: all are built and allocated before any command
-// is enqueued; the event completes when all of them have.
-cl::Event enqueue_gemm(const Context& ctx, const cl::CommandQueue& queue, const std::vector<GemmPart>& parts,
-                       std::vector<cl::Event>* trace = nullptr);
-
-// Only C = beta·C (k = 0 or alpha = 0): A and B are not read.
-cl::Event enqueue_scale(const Context& ctx, const cl::CommandQueue& queue, const RowMajorGemm& g, const BatchSpec& batch,
-                        std::vector<cl::Event>* trace = nullptr);
+// Enqueues `plan` on `queue` and returns an event that completes when all of it has. Kernels are
+// built, temporaries allocated and arrays uploaded before the first command is enqueued, so a
+// failure leaves the queue untouched. The commands of one part run in order (waiting on each
+// other's events on an out-of-order queue, where the parts, which write disjoint blocks of C, may
+// run at once). `trace`, if given, receives every event enqueued.
+cl::Event enqueue_plan(const Context& ctx, const cl::CommandQueue& queue, const LaunchPlan& plan,
+                       const CallerBuffers& buffers, std::vector<cl::Event>* trace = nullptr);
 
 }  // namespace clgemm::detail

@@ -78,12 +78,12 @@ std::vector<cl::Event> LadderRun::enqueue(const cl::Buffer& a, const cl::Buffer&
   if (s.a_temp) {
     detail::MatrixView src{&a, 0, s.shape.m, s.shape.k, s.shape.k};
     events.push_back(detail::enqueue_prepare_operand(ctx, ctx.queue(), src, at, s.a_buf, at ? P.k : P.m, at ? P.m : P.k,
-                                                     nullptr, s.a_panel));
+                                                     s.a_panel));
   }
   if (s.b_temp) {
     detail::MatrixView src{&b, 0, s.shape.k, s.shape.n, s.shape.n};
     events.push_back(detail::enqueue_prepare_operand(ctx, ctx.queue(), src, bt, s.b_buf, bt ? P.n : P.k, bt ? P.k : P.n,
-                                                     nullptr, s.b_panel));
+                                                     s.b_panel));
   }
 
   detail::guard_cl("running ladder rung " + std::to_string(s.desc->info.number), [&] {

@@ -8,6 +8,7 @@
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/direct_kernel.hpp"
 #include "exec/gemm_exec.hpp"
+#include "plan/launch_builder.hpp"
 #include "plan/tile_choice.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
@@ -153,9 +154,12 @@ class CandidateBench {
     plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
     plan.pack_b = pack_b;
     const cl::CommandQueue& q = ctx_.queue();
+    const CallerBuffers buffers{g_.a.buffer, g_.b.buffer, g_.c.buffer};
+    LaunchPlan launch;
     try {
+      launch = build_launch_plan(ctx_.info(), {GemmPart{g_, {}, plan}});
       q.enqueueFillBuffer(dc_, std::nanf(""), 0, c_.size() * 4);  // a skipped element shows up
-      enqueue_gemm(ctx_, q, g_, {}, plan);
+      enqueue_plan(ctx_, q, launch, buffers);
       q.enqueueReadBuffer(dc_, CL_TRUE, 0, c_.size() * 4, c_.data());
     } catch (const Error& e) {
       m.outcome = e.status() == Status::BuildFailure ? Measurement::BuildFailed : Measurement::LaunchFailed;
@@ -178,7 +182,7 @@ class CandidateBench {
     double sum = 0;
     for (int r = 0; r < 10; ++r) {
       std::vector<cl::Event> trace;
-      enqueue_gemm(ctx_, q, g_, {}, plan, &trace);
+      enqueue_plan(ctx_, q, launch, buffers, &trace);
       cl::Event::waitForEvents(trace);
       std::vector<double> each;
       for (const auto& e : trace) each.push_back(elapsed_seconds({e}));

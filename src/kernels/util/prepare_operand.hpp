@@ -1,0 +1,25 @@
+// prepare_operand.hpp — the command that copies a matrix into a zero-padded, and optionally
+// transposed or panel-packed, temporary (util/prepare_operand.cl).
+#pragma once
+
+#include <clgemm/device.hpp>
+
+#include "kernels/command.hpp"
+
+namespace clgemm::detail {
+
+// The matrix copied: `rows` × `cols`, row-major with `ld` floats per row, from element `offset`
+// of `buffer`.
+struct OperandSource {
+  KernelArg buffer;
+  size_t offset = 0, rows = 0, cols = 0, ld = 0;
+};
+
+// dst (out_rows × out_cols, dense row-major) = src, or its transpose when `transpose`, with zeros
+// outside the source. With `panel` > 0 the output is stored panel by panel (see
+// prepare_operand.cl); out_cols must then be a multiple of it. A transposing copy of rows on
+// 16-byte boundaries takes the float4 entry, on devices that run its 256 work-items per group.
+Command prepare_operand_command(const DeviceInfo& device, const OperandSource& src, bool transpose,
+                                const KernelArg& dst, size_t out_rows, size_t out_cols, size_t panel = 0);
+
+}  // namespace clgemm::detail

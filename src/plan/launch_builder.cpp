@@ -1,0 +1,368 @@
+// launch_builder.cpp — the commands of the direct, tall, packed and tensor paths and of the
+// beta-only scaling.
+#include "plan/launch_builder.hpp"
+
+#include <clgemm/error.hpp>
+
+#include "kernels/descriptor.hpp"
+#include "kernels/gemm/direct_kernel.hpp"
+#include "kernels/gemm/tall_kernel.hpp"
+#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/util/prepare_operand.hpp"
+
+#include <algorithm>
+
+namespace clgemm::detail {
+
+namespace {
+
+constexpr size_t kScaleX = 32, kScaleY = 8;
+
+using Arg = KernelArg;
+
+// alpha, beta and the three offsets of batch item `i`.
+struct BatchItem {
+  float alpha, beta;
+  size_t a, b, c;
+};
+
+BatchItem batch_item(const RowMajorGemm& g, const BatchSpec& s, size_t i) {
+  if (s.arrays) return {s.alphas[i], s.betas[i], s.a_offsets[i], s.b_offsets[i], s.c_offsets[i]};
+  return {g.alpha, g.beta, g.a.offset + i * s.a_stride, g.b.offset + i * s.b_stride, g.c.offset + i * s.c_stride};
+}
+
+// Whether an operand's leading dimension, offset, batch stride and per-batch offsets are all
+// multiples of w floats (so that every row of every batch item starts on a w-float boundary).
+bool aligned_to(size_t ld, size_t offset, size_t stride, const std::vector<size_t>& offsets, size_t w) {
+  bool ok = ld % w == 0 && offset % w == 0 && stride % w == 0;
+  for (size_t off : offsets) ok = ok && off % w == 0;
+  return ok;
+}
+
+// A build option that switches a kernel feature on or off: " -DNAME=1" or " -DNAME=0".
+std::string flag(const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); }
+
+// The stream-K group whose share of `total` K-steps holds step x (as group_of in xgemm.cl).
+size_t group_of(size_t x, size_t total, size_t groups) { return ((x + 1) * groups + total - 1) / total - 1; }
+
+// The most groups that share one tile's steps when `groups` share `tiles` tiles of `steps` each.
+size_t most_parts(size_t tiles, size_t steps, size_t groups) {
+  const size_t total = tiles * steps;
+  size_t most = 1;
+  for (size_t r = 0; r < tiles; ++r)
+    most = std::max(most, group_of(r * steps + steps - 1, total, groups) - group_of(r * steps, total, groups) + 1);
+  return most;
+}
+
+// Collects one part's commands and the plan's temporaries.
+class Builder {
+ public:
+  Builder(const DeviceInfo& device, LaunchPlan& plan, size_t part) : device_(device), plan_(plan), part_(part) {}
+
+  void add(Command c) {
+    c.part = part_;
+    plan_.commands.push_back(std::move(c));
+  }
+  size_t temporary(const char* role, size_t bytes, bool zeroed = false) {
+    plan_.temporaries.push_back({role, bytes, zeroed});
+    return plan_.temporaries.size() - 1;
+  }
+  // The part's per-item arrays (BATCH_ARRAYS), uploaded once for all its commands.
+  std::pair<Arg, Arg> batch_arrays(const BatchSpec& s) {
+    if (!s.arrays) return {Arg::mem(BufferRole::None), Arg::mem(BufferRole::None)};
+    if (plan_.batch_arrays.size() <= part_) plan_.batch_arrays.resize(part_ + 1);
+    BatchArrays& arrays = plan_.batch_arrays[part_];
+    if (arrays.scalars.empty())
+      for (size_t i = 0; i < s.count; ++i) {
+        arrays.scalars.insert(arrays.scalars.end(), {s.alphas[i], s.betas[i]});
+        arrays.offsets.insert(arrays.offsets.end(), {s.a_offsets[i], s.b_offsets[i], s.c_offsets[i]});
+      }
+    return {Arg::mem(BufferRole::BatchScalars, part_), Arg::mem(BufferRole::BatchOffsets, part_)};
+  }
+  const DeviceInfo& device() const { return device_; }
+
+ private:
+  const DeviceInfo& device_;
+  LaunchPlan& plan_;
+  size_t part_;
+};
+
+// M, N, K, alpha, beta: how direct.cl and tall.cl open their signatures.
+std::vector<Arg> shape_args(const RowMajorGemm& g) {
+  return {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)), Arg::f32(g.alpha), Arg::f32(g.beta)};
+}
+
+void add_direct(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+  const GemmKernelDescriptor& d = direct_descriptor();
+  Command c;
+  c.what = "direct";
+  c.sources = d.program_sources();
+  c.entry = d.entry;
+  c.options = build_options(plan.params) + flag("TRANS_A", g.trans_a) + flag("TRANS_B", g.trans_b) +
+              flag("BATCH_ARRAYS", s.arrays);
+  c.args = shape_args(g);
+  const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
+                                                               {&g.c, BufferRole::C}};
+  for (const auto& [r, role] : operands) {
+    const size_t stride = role == BufferRole::A ? s.a_stride : role == BufferRole::B ? s.b_stride : s.c_stride;
+    c.args.insert(c.args.end(), {Arg::mem(role), Arg::u64(r->offset), Arg::i32(int64_t(r->ld)), Arg::u64(stride)});
+  }
+  const auto [scalars, offsets] = b.batch_arrays(s);
+  c.args.insert(c.args.end(), {scalars, offsets});
+  const cl::NDRange global = d.global({g.m, g.n, g.k}, plan.params), local = d.local(plan.params);
+  c.dims = 3;
+  c.global = {global[0], global[1], s.count};
+  c.local = {local[0], local[1], 1};
+  b.add(std::move(c));
+}
+
+// The tall kernel reads op(A) along k in place: the planner gives it only calls whose op(A) has
+// rows contiguous along k (plan/plan_call.cpp).
+void add_tall(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+  if (g.trans_a) throw Error(Status::InternalError, "the tall kernel was planned for a transposed A");
+  const KernelParams& ps = plan.params;
+  const bool a_vec = aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4);
+  const bool b_aligned = aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4);
+  const bool b_vec = !g.trans_b && b_aligned && g.n == size_t(p(ps, "NB"));
+  const bool b_kvec = g.trans_b && b_aligned;
+  const bool b_rows = !g.trans_b && !b_vec;  // row-major B that is not in whole float4 rows
+  // B(p, j) = B[p·b_ks + j·b_ns]: stored k×n, or n×k when transposed.
+  const int64_t b_ks = g.trans_b ? 1 : int64_t(g.b.ld), b_ns = g.trans_b ? int64_t(g.b.ld) : 1;
+  Command c;
+  c.what = "tall";
+  c.sources = {"common/batch.cl", "gemm/tall.cl"};
+  c.entry = "gemm_tall";
+  c.options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
+              flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
+  c.args = shape_args(g);
+  c.args.insert(c.args.end(), {Arg::mem(BufferRole::A), Arg::u64(g.a.offset), Arg::i32(int64_t(g.a.ld)),
+                               Arg::u64(s.a_stride), Arg::mem(BufferRole::B), Arg::u64(g.b.offset), Arg::i32(b_ks),
+                               Arg::i32(b_ns), Arg::u64(s.b_stride), Arg::mem(BufferRole::C), Arg::u64(g.c.offset),
+                               Arg::i32(int64_t(g.c.ld)), Arg::u64(s.c_stride)});
+  const auto [scalars, offsets] = b.batch_arrays(s);
+  c.args.insert(c.args.end(), {scalars, offsets});
+  const size_t threads = tall_threads(ps), groups = (g.m + tall_rows(ps) - 1) / tall_rows(ps);
+  c.dims = 2;
+  c.global = {groups * threads, s.count, 1};
+  c.local = {threads, 1, 1};
+  b.add(std::move(c));
+}
+
+// Packs batch item `it`'s operands into zero-padded temporaries, each only where given (a_temp or
+// b_temp not null): op(A) into At (K×M), op(B) into K×N.
+void add_packs(Builder& b, const RowMajorGemm& g, const BatchItem& it, const size_t* a_temp, const size_t* b_temp,
+               const GemmShape& padded) {
+  if (a_temp) {
+    // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
+    const OperandSource src{Arg::mem(BufferRole::A), it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
+    Command c = prepare_operand_command(b.device(), src, !g.trans_a, Arg::mem(BufferRole::Temporary, *a_temp),
+                                        padded.k, padded.m);
+    c.what = "pack op(A) into At: " + c.what;
+    b.add(std::move(c));
+  }
+  if (b_temp) {
+    const OperandSource src{Arg::mem(BufferRole::B), it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
+    Command c = prepare_operand_command(b.device(), src, g.trans_b, Arg::mem(BufferRole::Temporary, *b_temp), padded.k,
+                                        padded.n);
+    c.what = "pack op(B): " + c.what;
+    b.add(std::move(c));
+  }
+}
+
+// The arguments xgemm.cl and xmma.cl both open with: M, N, K and the padded K, alpha and beta;
+// A and B each as buffer, offset and row length in the units the kernel loads them in; C with
+// its offset and ldc; the tiles per row of C.
+std::vector<Arg> tile_kernel_args(const RowMajorGemm& g, const BatchItem& it, size_t pk, const Arg& a, size_t a_off,
+                                  size_t lda, const Arg& b, size_t b_off, size_t ldb, size_t tiles_n) {
+  return {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)), Arg::i32(int64_t(pk)),
+          Arg::f32(it.alpha),     Arg::f32(it.beta),      a,                      Arg::u64(a_off),
+          Arg::i32(int64_t(lda)), b,                      Arg::u64(b_off),        Arg::i32(int64_t(ldb)),
+          Arg::mem(BufferRole::C), Arg::u64(it.c),        Arg::i32(int64_t(g.c.ld)), Arg::i32(int64_t(tiles_n))};
+}
+
+void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+  const GemmKernelDescriptor& d = xgemm_descriptor();
+  const KernelParams& ps = plan.params;
+  const size_t mwg = p(ps, "MWG"), nwg = p(ps, "NWG"), kwg = p(ps, "KWG"), vwm = p(ps, "VWM"), vwn = p(ps, "VWN");
+  const size_t pm = round_up(g.m, mwg), pn = round_up(g.n, nwg), pk = round_up(g.k, kwg);
+
+  // How each operand reaches the kernel. In place wherever the kernel can read the caller's
+  // matrix; ragged edges are then handled by guarded loads. Any other operand is packed into a
+  // zero-padded temporary (At for A, K×N for B), which needs no guards.
+  //  - Without the cp.async pipeline: A stored transposed (= At, K×M) with rows on vector
+  //    boundaries; A stored as is (M×K, read along K and transposed while staging; needs SA and
+  //    PACKA = 0); B stored as is (K×N) with rows on vector boundaries.
+  //  - With it (ASYNC): everything in place, in vectors where aligned (a K×N B with an even N
+  //    in pairs of floats) and element by element otherwise, except that PACKA = 1 still packs
+  //    a row-major A into At (the tuner decides) and plan.pack_b packs a B that is not aligned
+  //    (the planner decides, by size).
+  const bool async = p(ps, "ASYNC") > 0;
+  const bool at_vec = g.trans_a && g.m % vwm == 0 && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
+  bool a_packed, a_km, a_vec;
+  if (g.trans_a) {
+    a_km = true;
+    a_packed = !at_vec && !async;
+    a_vec = at_vec || a_packed;
+  } else {
+    a_packed = async ? p(ps, "PACKA") != 0 : !(p(ps, "SA") && !p(ps, "PACKA"));
+    a_km = a_packed;
+    // For A_KM = 0, whether A's rows go in vectors of 4 along K; only ALK reads them so (the
+    // transposing copies go element by element).
+    a_vec = a_packed || (p(ps, "ALK") > 0 && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4));
+  }
+  const bool b_vec_ok = !g.trans_b && g.n % vwn == 0 && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
+  const bool b_packed = !b_vec_ok && (!async || plan.pack_b);
+  const bool b_kn = !g.trans_b || b_packed;
+  const bool b_vec = b_vec_ok || b_packed;
+  // A K×N B read in place but not in whole vectors still goes in pairs of floats (8-byte copies)
+  // where N, ldb and the offsets are even, if the tile's pairs spread evenly over the work-items.
+  const bool b_pairs = async && b_kn && !b_vec && g.n % 2 == 0 && (kwg * nwg / 2) % size_t(wgs(ps)) == 0 &&
+                       aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 2);
+  // Whole-vector stores into C need every row of every batch to start on a vector boundary.
+  const bool c_vec = aligned_to(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
+  // Split-K of the last wave (the plan's choice, evened out here so that no part is empty).
+  const size_t tiles_n = pn / nwg, tiles = (pm / mwg) * tiles_n;
+  const size_t split_tiles = std::min(plan.split_tiles, tiles);
+  const size_t k_split = split_depth(pk, kwg, plan.splits);
+  const size_t splits = split_tiles > 0 && plan.splits > 1 ? (pk + k_split - 1) / k_split : 1;
+  const bool split = splits > 1;
+  const size_t full_tiles = split ? tiles - split_tiles : tiles;
+  // Stream-K groups over the split tiles (at most one per K-step), and the most groups that any
+  // one tile's steps are shared by: the workspace holds that many parts per tile.
+  const size_t steps = pk / kwg;
+  const size_t sk_groups =
+      split ? runnable_sk_groups(std::min(plan.sk_groups ? plan.sk_groups : split_tiles * splits, split_tiles * steps),
+                                 split_tiles, b.device())
+            : 0;
+  const bool sk_loop = split && sk_groups % split_tiles != 0;
+  const size_t max_parts = split ? most_parts(split_tiles, steps, sk_groups) : 1;
+  const size_t blocks = full_tiles + sk_groups;
+  const bool guard_m = !a_packed && g.m != pm, guard_n = !b_packed && g.n != pn,
+             guard_k = (!a_packed || !b_packed) && g.k != pk;
+  // NV_FENCE: the split kernel's fence between its partial sums and its count, in PTX on NVIDIA.
+  const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
+                              flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
+                              flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
+                              flag("SPLIT", split) + " -DSPLITS=" + std::to_string(max_parts) +
+                              flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && has_cp_async(b.device()));
+  // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
+  // operand arrives in vectors, floats otherwise.
+  const size_t a_unit = !a_vec ? 1 : a_km ? vwm : 4, b_unit = b_kn && b_vec ? vwn : 1;
+
+  // Temporaries: the packed operands, the split-K workspace of partial tiles and a zeroed count
+  // per split tile. The kernel sets each count back to zero when its tile is done, so both serve
+  // the next batch item and the next call. (A kernel aborted midway would leave counts set in the
+  // kept buffer; nothing guards against that.)
+  size_t a_temp = 0, b_temp = 0, ws = 0, counters = 0;
+  if (a_packed) a_temp = b.temporary("packed A", pk * pm * sizeof(float));
+  if (b_packed) b_temp = b.temporary("packed B", pk * pn * sizeof(float));
+  if (split) {
+    ws = b.temporary("split-K workspace", split_tiles * max_parts * mwg * nwg * sizeof(float));
+    counters = b.temporary("split-K counts", split_tiles * sizeof(int32_t), true);
+  }
+  const Arg a_arg = a_packed ? Arg::mem(BufferRole::Temporary, a_temp) : Arg::mem(BufferRole::A);
+  const Arg b_arg = b_packed ? Arg::mem(BufferRole::Temporary, b_temp) : Arg::mem(BufferRole::B);
+
+  // Split-K numbers its groups along one dimension: the whole tiles, then the parts; each group
+  // keeps the work-group shape (slices of sliced K along the third dimension).
+  const cl::NDRange local = d.local(ps);
+  const cl::NDRange global = split ? cl::NDRange(blocks * local[0], local[1], local[2]) : d.global({pm, pn, pk}, ps);
+  // MINWG caps the registers of the unsplit kernel only: the split builds of 128×128 tiles take
+  // 128 by themselves and ran the same capped or not (H200, ±1 %).
+  const unsigned min_groups = split ? 0u : unsigned(p(ps, "MINWG"));
+  for (size_t i = 0; i < s.count; ++i) {
+    const BatchItem it = batch_item(g, s, i);
+    add_packs(b, g, it, a_packed ? &a_temp : nullptr, b_packed ? &b_temp : nullptr, {pm, pn, pk});
+    Command c;
+    c.what = "xgemm";
+    c.sources = d.program_sources();
+    c.entry = d.entry;
+    c.options = options;
+    c.min_groups_per_cu = min_groups;
+    c.args = tile_kernel_args(g, it, pk, a_arg, a_packed ? 0 : it.a / a_unit, a_packed ? pm / vwm : g.a.ld / a_unit,
+                              b_arg, b_packed ? 0 : it.b / b_unit, b_packed ? pn / vwn : g.b.ld / b_unit, tiles_n);
+    c.args.insert(c.args.end(), {Arg::i32(int64_t(full_tiles)), Arg::i32(int64_t(split_tiles)),
+                                 Arg::i32(int64_t(sk_groups)),
+                                 split ? Arg::mem(BufferRole::Temporary, ws) : Arg::mem(BufferRole::None),
+                                 split ? Arg::mem(BufferRole::Temporary, counters) : Arg::mem(BufferRole::None)});
+    c.dims = global.dimensions();
+    c.global = {global[0], c.dims > 1 ? global[1] : 1, c.dims > 2 ? global[2] : 1};
+    c.local = {local[0], local.dimensions() > 1 ? local[1] : 1, local.dimensions() > 2 ? local[2] : 1};
+    b.add(std::move(c));
+  }
+}
+
+// The tensor path: xmma.cl on At (K×M) and B (K×N). The kernel reads whole tiles without
+// guards, so an operand goes in place only where it already is whole tiles of that form, on
+// float4 boundaries; anything else is packed into a zero-padded temporary.
+void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+  const GemmKernelDescriptor& d = xmma_descriptor();
+  const KernelParams& ps = plan.params;
+  const size_t bm = p(ps, "BM"), bn = p(ps, "BN"), bk = p(ps, "BK");
+  const size_t pm = round_up(g.m, bm), pn = round_up(g.n, bn), pk = round_up(g.k, bk);
+  const bool a_packed =
+      !(g.trans_a && g.m == pm && g.k == pk && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4));
+  const bool b_packed =
+      !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4));
+  size_t a_temp = 0, b_temp = 0;
+  if (a_packed) a_temp = b.temporary("packed A", pk * pm * sizeof(float));
+  if (b_packed) b_temp = b.temporary("packed B", pk * pn * sizeof(float));
+  const Arg a_arg = a_packed ? Arg::mem(BufferRole::Temporary, a_temp) : Arg::mem(BufferRole::A);
+  const Arg b_arg = b_packed ? Arg::mem(BufferRole::Temporary, b_temp) : Arg::mem(BufferRole::B);
+  const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
+  for (size_t i = 0; i < s.count; ++i) {
+    const BatchItem it = batch_item(g, s, i);
+    add_packs(b, g, it, a_packed ? &a_temp : nullptr, b_packed ? &b_temp : nullptr, {pm, pn, pk});
+    Command c;
+    c.what = "xmma";
+    c.sources = d.program_sources();
+    c.entry = d.entry;
+    c.options = build_options(ps);
+    c.args = tile_kernel_args(g, it, pk, a_arg, a_packed ? 0 : it.a / 4, a_packed ? pm / 4 : g.a.ld / 4, b_arg,
+                              b_packed ? 0 : it.b / 4, b_packed ? pn / 4 : g.b.ld / 4, pn / bn);
+    c.dims = global.dimensions();
+    c.global = {global[0], c.dims > 1 ? global[1] : 1, c.dims > 2 ? global[2] : 1};
+    c.local = {local[0], local.dimensions() > 1 ? local[1] : 1, local.dimensions() > 2 ? local[2] : 1};
+    b.add(std::move(c));
+  }
+}
+
+}  // namespace
+
+LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPart>& parts) {
+  LaunchPlan plan;
+  plan.parts = parts.size();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const GemmPart& part = parts[i];
+    Builder b(device, plan, i);
+    switch (part.plan.path) {
+      case GemmPath::Tall: add_tall(b, part.g, part.batch, part.plan); break;
+      case GemmPath::Packed: add_packed(b, part.g, part.batch, part.plan); break;
+      case GemmPath::Tensor: add_tensor(b, part.g, part.batch, part.plan); break;
+      default: add_direct(b, part.g, part.batch, part.plan); break;
+    }
+  }
+  return plan;
+}
+
+LaunchPlan build_scale_plan(const RowMajorGemm& g, const BatchSpec& s) {
+  LaunchPlan plan;
+  for (size_t i = 0; i < s.count; ++i) {
+    const BatchItem it = batch_item(g, s, i);
+    Command c;
+    c.what = "C = beta*C";
+    c.sources = {"util/scale.cl"};
+    c.entry = "gemm_scale";
+    c.options = "-DWG_X=" + std::to_string(kScaleX) + " -DWG_Y=" + std::to_string(kScaleY);
+    c.args = {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::f32(it.beta), Arg::mem(BufferRole::C),
+              Arg::u64(it.c), Arg::i32(int64_t(g.c.ld))};
+    c.dims = 2;
+    c.global = {round_up(g.n, kScaleX), round_up(g.m, kScaleY), 1};
+    c.local = {kScaleX, kScaleY, 1};
+    plan.commands.push_back(std::move(c));
+  }
+  return plan;
+}
+
+}  // namespace clgemm::detail
