@@ -10,6 +10,7 @@
 #include <clgemm/context.hpp>
 #include <clgemm/types.hpp>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,45 @@ bool tensor_path_available(const DeviceInfo& device);
 
 // The plan for a call on a device (no work is enqueued; arguments are not checked).
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& options = {});
+
+// One command a call enqueues, as the planner wrote it.
+struct PlannedCommand {
+  std::string what;     // "direct", "xgemm", "pack op(A) into At: ...", "C = beta*C", ...
+  std::string kernel;   // the kernel function it launches
+  std::string options;  // its build options
+  size_t dims = 1;
+  std::array<size_t, 3> global{1, 1, 1}, local{1, 1, 1};  // work sizes (the first `dims` count)
+  size_t part = 0;      // the index of the part (CallPlan::parts) it belongs to
+};
+
+// A GEMM that a call runs as: the whole of C, or a block of it (the interior of C in whole tiles,
+// or a strip of ragged edge; GemmPlan::interior_m), with the plan of its own shape.
+struct PlannedPart {
+  size_t row0 = 0, rows = 0, col0 = 0, cols = 0;  // the block of the caller's C
+  GemmPlan plan;
+};
+
+// A temporary buffer the commands pass data through (packed operands, split-K's workspace).
+struct PlannedTemporary {
+  std::string role;
+  size_t bytes = 0;
+};
+
+// Everything a call runs: its parts, every command in the order enqueued, and the temporaries.
+struct CallPlan {
+  std::vector<PlannedPart> parts;
+  std::vector<PlannedCommand> commands;
+  std::vector<PlannedTemporary> temporaries;
+  std::string describe() const;
+};
+
+// What gemm (with batch_count = 1) or gemm_strided_batched would run for `call` on `device`,
+// without running anything. The buffers are not looked at and may be null; the layout,
+// transposes, leading dimensions, offsets and strides count, as they decide how each operand
+// reaches its kernel. Throws the Error gemm would for an invalid layout, transpose, size or
+// batch count.
+CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOptions& options = {},
+                   size_t batch_count = 1, size_t a_stride = 0, size_t b_stride = 0, size_t c_stride = 0);
 
 // C = alpha·op(A)·op(B) + beta·C on `queue`. `event`, if given, receives an event that completes
 // when all of the call's work has finished. Throws Error with a status naming the failure class

@@ -34,6 +34,7 @@ struct GemmPart {
   RowMajorGemm g;
   BatchSpec batch;
   GemmPlan plan;
+  size_t row0 = 0, col0 = 0;  // where the part's g.m × g.n block starts in the call's (row-major) C
 };
 
 }  // namespace clgemm::detail

@@ -35,7 +35,8 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
   std::vector<GemmPart> parts = {{inner.g, inner.batch, plan}};
   for (const Block& s : edge_strips(g.m, g.n, in)) {
     const GemmBlock b = block_of(g, batch, s.row0, s.rows, s.col0, s.cols);
-    parts.push_back({b.g, b.batch, fit_to_layout(device, b.g, plan_gemm(device, s.rows, s.cols, g.k, whole), whole)});
+    parts.push_back({b.g, b.batch, fit_to_layout(device, b.g, plan_gemm(device, s.rows, s.cols, g.k, whole), whole),
+                     s.row0, s.col0});
   }
   return parts;
 }

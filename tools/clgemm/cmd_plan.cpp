@@ -3,7 +3,6 @@
 #include <clgemm/gemm.hpp>
 
 #include "cli_common.hpp"
-#include "plan/edge_split.hpp"
 
 #include <clgemm/cpu.hpp>
 
@@ -80,30 +79,33 @@ void run_plan(const PlanOptions& o) {
                                        : GemmPath::Auto;
   go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
   go.force_edge_split = edges_toggle(o.edges);
-  const GemmPlan plan = plan_gemm(d, o.m, o.n, o.k, go);
+  // A row-major call on dense operands, as `--run` makes it; plan_call refuses what gemm() would.
+  GemmCall call;
+  call.m = o.m, call.n = o.n, call.k = o.k;
+  call.a.ld = o.k, call.b.ld = o.n, call.c.ld = o.n;
+  const CallPlan cp = plan_call(d, call, go);
+  const GemmPlan& plan = cp.parts.front().plan;
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
                         {"path", path_name(plan.path)},
                         {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason}};
-  // With the edges apart: the two strips' own plans (the rows below the interior, then the
-  // columns right of it), as the call would run them.
-  std::vector<std::pair<std::string, GemmPlan>> strips;
-  if (plan.interior_m > 0) {
-    GemmOptions alone = go;
-    alone.force_edge_split = GemmOptions::Toggle::Off;
-    const detail::Interior in{plan.interior_m, plan.interior_n};
-    for (const detail::Block& s : detail::edge_strips(o.m, o.n, in))
-      strips.push_back({shape_text({s.rows, s.cols, o.k}), plan_gemm(d, s.rows, s.cols, o.k, alone)});
-    doc["interior"] = {in.m, in.n};
-    for (const auto& [shape, p] : strips)
-      doc["strips"].push_back({{"shape", shape}, {"path", path_name(p.path)},
-                               {"params", p.params}, {"source", p.source}});
+  // With the edges apart: the interior, then the strips' own plans (the rows below the interior,
+  // then the columns right of it), as the call runs them.
+  if (cp.parts.size() > 1) {
+    doc["interior"] = {cp.parts[0].rows, cp.parts[0].cols};
+    for (size_t i = 1; i < cp.parts.size(); ++i) {
+      const PlannedPart& p = cp.parts[i];
+      doc["strips"].push_back({{"shape", shape_text({p.rows, p.cols, o.k})}, {"path", path_name(p.plan.path)},
+                               {"params", p.plan.params}, {"source", p.plan.source}});
+    }
   }
+  for (const auto& c : cp.commands)
+    doc["commands"].push_back({{"what", c.what}, {"kernel", c.kernel}, {"options", c.options}, {"part", c.part},
+                               {"global", std::vector<size_t>(c.global.begin(), c.global.begin() + c.dims)},
+                               {"local", std::vector<size_t>(c.local.begin(), c.local.begin() + c.dims)}});
+  for (const auto& t : cp.temporaries) doc["temporaries"].push_back({{"role", t.role}, {"bytes", t.bytes}});
   if (o.run) doc["run"] = run_planned(d, o, go);
   emit_json(o.dev, doc);
-  if (!o.dev.json) {
-    std::cout << o.m << "x" << o.n << "x" << o.k << " on " << d.name << ": " << plan.describe() << "\n";
-    for (const auto& [shape, p] : strips) std::cout << "  strip " << shape << ": " << p.describe() << "\n";
-  }
+  if (!o.dev.json) std::cout << o.m << "x" << o.n << "x" << o.k << " on " << d.name << ":\n" << cp.describe();
   if (!o.run) return;
   const auto& r = doc["run"];
   if (!o.dev.json)

@@ -1,0 +1,64 @@
+// plan_api.cpp — plan_call: what a call would run, from the same planner and builder as gemm().
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "api/gemm_checks.hpp"
+#include "plan/launch_builder.hpp"
+#include "plan/normalise.hpp"
+#include "plan/plan_call.hpp"
+
+#include <sstream>
+
+namespace clgemm {
+
+CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOptions& options, size_t batch_count,
+                   size_t a_stride, size_t b_stride, size_t c_stride) {
+  detail::check_batch_count(batch_count);
+  detail::check_enums(call);
+  detail::check_index_range(call);
+  CallPlan out;
+  if (call.m == 0 || call.n == 0) return out;
+  const detail::RowMajorGemm g = detail::to_row_major(call);
+  detail::BatchSpec spec;
+  spec.count = batch_count;
+  spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
+  spec = detail::to_row_major(call, spec);
+  const bool col = call.layout == Layout::ColMajor;
+  detail::LaunchPlan launch;
+  if (call.k == 0 || call.alpha == 0.0f) {
+    launch = detail::build_scale_plan(g, spec);
+  } else {
+    const std::vector<detail::GemmPart> parts = detail::plan_parts(device, g, spec, options);
+    // The parts' blocks in the caller's terms: a column-major C is the transpose of the row-major
+    // one the planner sees.
+    for (const auto& p : parts)
+      out.parts.push_back(col ? PlannedPart{p.col0, p.g.n, p.row0, p.g.m, p.plan}
+                              : PlannedPart{p.row0, p.g.m, p.col0, p.g.n, p.plan});
+    launch = detail::build_launch_plan(device, parts);
+  }
+  for (const auto& c : launch.commands)
+    out.commands.push_back({c.what, c.entry, c.options, c.dims, c.global, c.local, c.part});
+  for (const auto& t : launch.temporaries) out.temporaries.push_back({t.role, t.bytes});
+  return out;
+}
+
+std::string CallPlan::describe() const {
+  std::ostringstream os;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const PlannedPart& p = parts[i];
+    os << "part " << i << ", rows " << p.row0 << ".." << p.row0 + p.rows << " and columns " << p.col0 << ".."
+       << p.col0 + p.cols << " of C: " << p.plan.describe() << "\n";
+  }
+  os << commands.size() << (commands.size() == 1 ? " command" : " commands") << ":\n";
+  for (const auto& c : commands) {
+    os << "  [part " << c.part << "] " << c.what << ": " << c.kernel << ", global";
+    for (size_t d = 0; d < c.dims; ++d) os << (d ? "x" : " ") << c.global[d];
+    os << ", local";
+    for (size_t d = 0; d < c.dims; ++d) os << (d ? "x" : " ") << c.local[d];
+    os << "\n";
+  }
+  for (const auto& t : temporaries) os << "temporary " << t.role << ": " << t.bytes << " bytes\n";
+  return os.str();
+}
+
+}  // namespace clgemm
