@@ -7,5 +7,6 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 #include <clgemm/ladder.hpp>
+#include <clgemm/tune.hpp>
 #include <clgemm/types.hpp>
 #include <clgemm/warnings.hpp>

@@ -1,21 +1,18 @@
 // cmd_tune.cpp — `clgemm tune`: searches kernel parameters for this device within a time budget
-// and stores the best per shape class in the tuning database; `--show` prints what is stored.
-#include <cctype>
+// and stores the best per shape class in the tuning database; `--show` prints what is stored,
+// `--try` times given configurations. The work is the library's (clgemm/tune.hpp); this file
+// holds the options, their checks, the progress bar and the tables.
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
+#include <clgemm/tune.hpp>
 
 #include "bench/shapes.hpp"
 #include "cli_common.hpp"
-#include "kernels/descriptor.hpp"
-#include "database/database.hpp"
-#include "tune/tuner.hpp"
-#include "tune/tuning_points.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <cctype>
 #include <cmath>
 #include <iostream>
-#include <map>
 #include <sstream>
 
 namespace clgemm::cli {
@@ -35,12 +32,20 @@ struct TuneOptions {
   bool tensor = false;  // --tensor: tune the tensor path (3xTF32) instead of the float32 kernels
 };
 
-// The share of `--budget` kept for measuring the kept configurations on a second shape.
-constexpr double kPointsShare = 0.1;
-
 std::string bar(double fraction, int width) {
   const int full = int(std::lround(std::clamp(fraction, 0.0, 1.0) * width));
   return "[" + std::string(size_t(full), '#') + std::string(size_t(width - full), '.') + "]";
+}
+
+const char* outcome_name(ConfigurationResult::Outcome o) {
+  switch (o) {
+    case ConfigurationResult::Outcome::Ok: return "ok";
+    case ConfigurationResult::Outcome::Rejected: return "rejected";
+    case ConfigurationResult::Outcome::BuildFailed: return "build failed";
+    case ConfigurationResult::Outcome::LaunchFailed: return "launch failed";
+    case ConfigurationResult::Outcome::Wrong: return "WRONG";
+  }
+  return "?";
 }
 
 // "NAME=VALUE,NAME=VALUE" (or "" / "defaults") into overrides of a kernel's defaults.
@@ -93,26 +98,28 @@ void run_try(const TuneOptions& o) {
   const DeviceInfo device = open_device(o.dev);
   check_footprint(device, "--shape " + o.shape, gemm_footprint(shape, 1, 1));
   Context ctx(device);
-  detail::Tuner tuner(ctx, o.seed);
-  const auto results = tuner.measure(shape, o.kernel, configs, [&](size_t done) {
-    progress(bar(double(done) / double(configs.size()), 24) + " " + std::to_string(done) + "/" +
-                 std::to_string(configs.size()) + " configurations",
-             done < configs.size());
-  });
+  const auto results = measure_configurations(
+      ctx, o.kernel, shape, configs,
+      [&](size_t done) {
+        progress(bar(double(done) / double(configs.size()), 24) + " " + std::to_string(done) + "/" +
+                     std::to_string(configs.size()) + " configurations",
+                 done < configs.size());
+      },
+      o.seed);
   progress_done();
-  const char* names[] = {"ok", "rejected", "build failed", "launch failed", "WRONG"};
   nlohmann::json doc = {{"device", ctx.info().name}, {"shape", {shape.m, shape.n, shape.k}}, {"kernel", o.kernel}};
   Table t({"#", "GFLOP/s", "ms", "commands (ms)", "parameters", "outcome"});
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
-    doc["results"].push_back({{"params", r.params}, {"outcome", names[r.outcome]}, {"gflops", r.gflops},
+    const std::string outcome = outcome_name(r.outcome);
+    doc["results"].push_back({{"params", r.params}, {"outcome", outcome}, {"gflops", r.gflops},
                               {"seconds", r.seconds}, {"command_seconds", r.command_seconds}, {"note", r.note}});
     // Each command's own time: the span above also holds the gaps between them.
     std::string each;
     for (double c : r.command_seconds) each += (each.empty() ? "" : " + ") + fixed(c * 1e3, 3);
-    const bool ok = r.outcome == detail::Measurement::Ok;
+    const bool ok = r.outcome == ConfigurationResult::Outcome::Ok;
     t.add({std::to_string(i + 1), ok ? fixed(r.gflops, 1) : "-", ok ? fixed(r.seconds * 1e3, 3) : "-", each,
-           detail::build_options(r.params), ok ? names[r.outcome] : std::string(names[r.outcome]) + ": " + r.note});
+           kernel_params_text(r.params), ok ? outcome : outcome + ": " + r.note});
   }
   emit_json(o.dev, doc);
   if (o.dev.json) return;
@@ -121,28 +128,38 @@ void run_try(const TuneOptions& o) {
 }
 
 void show(const TuneOptions& o) {
-  const std::string path = o.database.empty() ? detail::user_database_path() : o.database;
-  std::string warning;
-  const auto user = detail::load_database(path, &warning);
-  if (!warning.empty()) std::cerr << "clgemm: warning: " << warning << "\n";
-  nlohmann::json doc = {{"user_database", path}, {"user", nlohmann::json::parse(user.dump())},
-                        {"builtin", nlohmann::json::parse(detail::builtin_database().dump())}};
+  const TuningDatabaseInfo user = read_tuning_database(o.database);
+  const TuningDatabaseInfo builtin = builtin_tuning_database();
+  nlohmann::json doc = {{"user_database", user.path}, {"user", nlohmann::json::parse(user.json)},
+                        {"builtin", nlohmann::json::parse(builtin.json)}};
   if (o.dev.json || !o.dev.save.empty()) emit_json(o.dev, doc);
   if (o.dev.json) return;
-  for (const auto& [title, db] : {std::pair<std::string, const detail::TuningDatabase*>{"user database " + path, &user},
-                                  {"built-in database", &detail::builtin_database()}}) {
+  using Titled = std::pair<std::string, const TuningDatabaseInfo*>;
+  for (const auto& [title, db] : {Titled{"user database " + user.path, &user}, Titled{"built-in database", &builtin}}) {
     std::cout << title << ": " << db->entries.size() << " entries\n";
     if (db->entries.empty()) continue;
     Table t({"device", "arch", "class", "kernel", "GFLOP/s", "tuned on", "alternatives", "points", "date", "parameters"});
-    for (const auto& e : db->entries) {
-      size_t points = e.points.size();  // the entry's and its alternatives' measurements on other shapes
-      for (const auto& a : e.alternatives) points += a.points.size();
+    for (const auto& e : db->entries)
       t.add({e.device, e.architecture, e.shape_class, e.kernel, fixed(e.gflops, 1), shape_text(e.shape),
-             std::to_string(e.alternatives.size()), std::to_string(points), e.date, detail::build_options(e.params)});
-    }
+             std::to_string(e.alternatives), std::to_string(e.points), e.date, kernel_params_text(e.params)});
     t.print(std::cout);
     std::cout << "\n";
   }
+}
+
+// One progress line of a session: a target's search, or a class's points.
+void show_progress(const TuningProgress& p) {
+  const std::string head = bar(p.fraction, 24) + " " + p.shape_class + " ";
+  if (p.phase == TuningProgress::Phase::Search) {
+    progress(head + shape_text(p.shape) + " " + p.kernel + " (" + p.stage + "): " + std::to_string(p.tried) +
+                 " tried, " + std::to_string(p.failed + p.wrong) + " failed, best " + fixed(p.best_gflops, 1) +
+                 " GFLOP/s, " + fixed(p.seconds_left, 0) + " s left",
+             !p.last);
+    return;
+  }
+  const std::string counts = std::to_string(p.done) + " of " + std::to_string(p.total) + " configurations";
+  if (p.last) progress(head + "points at " + shape_text(p.shape) + ": " + counts + " measured");
+  else progress(head + "points at " + shape_text(p.shape) + ": " + counts, true);
 }
 
 void run_tune(const TuneOptions& o) {
@@ -151,7 +168,7 @@ void run_tune(const TuneOptions& o) {
   if (!o.tries.empty()) return run_try(o);
   if (!(o.budget > 0)) throw Error(Status::InvalidArgument, "--budget must be a positive number of seconds");
   for (const auto& c : o.classes) {
-    const auto& known = detail::shape_classes();
+    const auto& known = tuning_shape_classes();
     if (std::find(known.begin(), known.end(), c) == known.end())
       throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny");
   }
@@ -160,7 +177,7 @@ void run_tune(const TuneOptions& o) {
       if (c != "mid" && c != "large")
         throw Error(Status::InvalidArgument, "--tensor tunes the classes the tensor path serves, mid and large; not '" +
                                                  c + "'");
-  const std::string path = o.database.empty() ? detail::user_database_path() : o.database;
+  const std::string path = o.database.empty() ? user_tuning_database_path() : o.database;
   if (path.empty()) throw Error(Status::InvalidArgument, "no cache folder for the tuning database: pass --database FILE");
   check_output_file("--database", path);
 
@@ -168,83 +185,31 @@ void run_tune(const TuneOptions& o) {
   if (o.tensor && !tensor_path_available(ctx.info()))
     throw Error(Status::InvalidArgument, "--tensor needs the tensor path (an NVIDIA GPU, sm_80 or newer); " +
                                              ctx.info().name + " has none");
-  // The search gets most of the budget; the rest measures the kept configurations once more on a
-  // smaller shape of their class (the points the planner predicts from there).
-  const double search_budget = o.budget * (1.0 - kPointsShare);
-  const auto targets = detail::default_targets(ctx.info(), search_budget, o.classes, o.tensor);
-  detail::Tuner tuner(ctx, o.seed);
-  std::vector<detail::TuneResult> results;
-  // Each target's share ends at a fixed time from the start: a target that overran its share (its
-  // defaults are measured whatever the budget) leaves the next ones less, and one that ended early
-  // leaves them more, so the whole run stays near --budget.
-  const auto started = std::chrono::steady_clock::now();
-  const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-  double share_end = 0;
-  for (detail::TuneTarget t : targets) {
-    share_end += t.budget_s;
-    const double spent_before = spent();
-    t.budget_s = std::max(0.0, share_end - spent_before);
-    results.push_back(tuner.tune(t, [&](const detail::TuneProgress& p) {
-      const double done = (spent_before + std::min(p.elapsed_s, t.budget_s)) / o.budget;
-      const double left = std::max(0.0, o.budget - spent_before - p.elapsed_s);
-      progress(bar(done, 24) + " " + t.shape_class + " " + shape_text(t.shape) + " " + t.kernel + " (" + p.stage +
-                   "): " + std::to_string(p.tried) + " tried, " + std::to_string(p.failed + p.wrong) +
-                   " failed, best " + fixed(p.best_gflops, 1) + " GFLOP/s, " + fixed(left, 0) + " s left",
-               p.stage != "done");
-    }));
-  }
+  TuningRequest request;
+  request.budget_s = o.budget;
+  request.classes = o.classes;
+  request.database = path;
+  request.seed = o.seed;
+  request.tensor = o.tensor;
+  // A clean line between the search and the points, as between any two steps of the tool.
+  bool searching = true;
+  const TuningReport report = tune_device(ctx, request, [&](const TuningProgress& p) {
+    if (searching && p.phase == TuningProgress::Phase::Points) progress_done(), searching = false;
+    show_progress(p);
+  });
   progress_done();
 
-  // Per shape class, the fastest correct kernel becomes the entry.
-  std::string warning;
-  auto db = detail::load_database(path, &warning);
-  if (!warning.empty()) std::cerr << "clgemm: warning: " << warning << "\n";
-  std::map<std::string, const detail::TuneResult*> best;
-  for (const auto& r : results)
-    if (r.found && (!best.count(r.target.shape_class) || r.best_gflops > best[r.target.shape_class]->best_gflops))
-      best[r.target.shape_class] = &r;
-  struct Points {
-    std::string shape;
-    size_t added = 0, configurations = 0;
-  };
-  std::map<std::string, Points> points;  // per class, where it has a point shape
-  // What is left of --budget (about the points' share, unless the search overran) goes to the
-  // classes' points in equal parts.
-  const double points_start = spent(), points_budget = std::max(0.0, o.budget - points_start);
-  // The bar after the search and `classes_done` (fractional) classes' points.
-  const auto points_bar = [&](double classes_done) {
-    return bar(std::min(1.0, (points_start + classes_done / double(best.size()) * points_budget) / o.budget), 24);
-  };
-  size_t done_classes = 0;
-  for (const auto& [cls, r] : best) {
-    detail::TuningEntry e = detail::entry_for(ctx.info(), *r);
-    if (const auto shape = detail::point_shape(ctx.info().kind, cls, e.shape)) {
-      Points& p = points[cls];
-      p.shape = shape_text(*shape), p.configurations = 1 + e.alternatives.size();
-      const double share = detail::points_share(o.budget - spent(), best.size() - done_classes);
-      p.added = detail::add_points(tuner, e, *shape, share, [&](size_t done, size_t total) {
-        progress(points_bar(double(done_classes) + double(done) / double(total)) + " " + cls + " points at " + p.shape +
-                     ": " + std::to_string(done) + " of " + std::to_string(total) + " configurations",
-                 true);
-      });
-      progress(points_bar(double(done_classes + 1)) + " " + cls + " points at " + p.shape + ": " +
-               std::to_string(p.added) + " of " + std::to_string(p.configurations) + " configurations measured");
-    }
-    ++done_classes;
-    db.upsert(e);
-  }
-  progress_done();
-  detail::save_database(db, path);
-  detail::reload_user_database();
-
-  nlohmann::json doc = {{"device", ctx.info().name}, {"budget_s", o.budget}, {"database", path}};
-  for (const auto& [cls, p] : points)
-    doc["points"][cls] = {{"shape", p.shape}, {"measured", p.added}, {"configurations", p.configurations}};
-  for (const auto& r : results) {
-    doc["targets"].push_back({{"shape_class", r.target.shape_class},
-                              {"kernel", r.target.kernel},
-                              {"shape", {r.target.shape.m, r.target.shape.n, r.target.shape.k}},
-                              {"budget_s", r.target.budget_s},
+  nlohmann::json doc = {{"device", report.device}, {"budget_s", report.budget_s}, {"database", report.database}};
+  for (const auto& c : report.classes)
+    if (c.has_points)
+      doc["points"][c.shape_class] = {{"shape", shape_text(c.points_shape)},
+                                      {"measured", c.points_measured},
+                                      {"configurations", c.points_configurations}};
+  for (const auto& r : report.targets) {
+    doc["targets"].push_back({{"shape_class", r.shape_class},
+                              {"kernel", r.kernel},
+                              {"shape", {r.shape.m, r.shape.n, r.shape.k}},
+                              {"budget_s", r.budget_s},
                               {"elapsed_s", r.elapsed_s},
                               {"tried", r.tried},
                               {"build_failures", r.build_failures},
@@ -254,26 +219,25 @@ void run_tune(const TuneOptions& o) {
                               {"best_gflops", r.best_gflops},
                               {"best", r.best},
                               {"failure_notes", r.failure_notes},
-                              {"chosen", best.count(r.target.shape_class) && best[r.target.shape_class] == &r}});
+                              {"chosen", r.chosen}});
   }
   emit_json(o.dev, doc);
   if (o.dev.json) return;
   Table t({"class", "shape", "kernel", "tried", "failed", "wrong", "defaults GFLOP/s", "best GFLOP/s", "gain", "chosen"});
-  for (const auto& r : results)
-    t.add({r.target.shape_class,
-           shape_text(r.target.shape),
-           r.target.kernel, std::to_string(r.tried), std::to_string(r.build_failures + r.launch_failures),
-           std::to_string(r.wrong), fixed(r.default_gflops, 1), fixed(r.best_gflops, 1),
-           r.default_gflops > 0 ? fixed(r.best_gflops / r.default_gflops, 2) + "x" : "-",
-           best.count(r.target.shape_class) && best[r.target.shape_class] == &r ? "yes" : ""});
+  for (const auto& r : report.targets)
+    t.add({r.shape_class, shape_text(r.shape), r.kernel, std::to_string(r.tried),
+           std::to_string(r.build_failures + r.launch_failures), std::to_string(r.wrong), fixed(r.default_gflops, 1),
+           fixed(r.best_gflops, 1), r.default_gflops > 0 ? fixed(r.best_gflops / r.default_gflops, 2) + "x" : "-",
+           r.chosen ? "yes" : ""});
   t.print(std::cout);
-  std::cout << "\nSaved " << best.size() << " entries for " << ctx.info().name << " to " << path << "\n";
-  for (const auto& [cls, r] : best) {
-    std::cout << "  " << cls << ": " << r->target.kernel << " " << detail::build_options(r->best) << "\n";
-    const auto p = points.find(cls);
-    if (p != points.end())
-      std::cout << "    measured again at " << p->second.shape << ": " << p->second.added << " of "
-                << p->second.configurations << " configurations (the planner's points there)\n";
+  std::cout << "\nSaved " << report.classes.size() << " entries for " << report.device << " to " << report.database
+            << "\n";
+  for (const auto& c : report.classes) {
+    const TuningTargetReport& r = report.targets[c.target];
+    std::cout << "  " << c.shape_class << ": " << r.kernel << " " << kernel_params_text(r.best) << "\n";
+    if (c.has_points)
+      std::cout << "    measured again at " << shape_text(c.points_shape) << ": " << c.points_measured << " of "
+                << c.points_configurations << " configurations (the planner's points there)\n";
   }
 }
 
