@@ -12,25 +12,28 @@
 #     --keep     leave the programs, IR, diffs and coverage lists in DIR (default: a temporary folder)
 #
 # Needs bash, git and clang (Debian package `clang`; CLANG=clang-17 picks another). Run from anywhere
-# inside the repository. Exit status: 0 the same IR for every configuration and every branch taken;
-# 1 a configuration whose IR differs or a branch that no configuration takes (each named); 2 a
-# configuration that does not compile on one side, or a usage error.
+# inside the repository. Exit status: 0 the same IR for every configuration, every branch taken and
+# every branch's braces balanced; 1 a configuration whose IR differs, a branch that no
+# configuration takes or one whose braces do not balance (each named); 2 a configuration that does
+# not compile on one side, or a usage error.
 #
 # What it compares:
 # - A configuration is a name, a kernel file (a path under src/kernels) and -D options. Its program
 #   is what Context::kernel concatenates: each file of the host's source list for that kernel,
 #   preceded by a "// ---- path" line and followed by a newline. The list is read from each side's
 #   C++ sources (src/**/*.cpp, *.hpp), so that a part added to a descriptor is part of the
-#   check: a line `kernel({"a.cl", ..., "k.cl"}` that names the kernel, or else the
-#   `d.sources = {...}` line of the file whose descriptor names it, followed by the kernel. A
-#   configuration may give the files itself instead, joined by '+' (the ladder's rungs 6-8 share
-#   their list in blocked_tiles.hpp, which does not name them).
+#   check: a statement `kernel({"a.cl", ..., "k.cl"}, ...)` or `c.sources = {"a.cl", ..., "k.cl"}`
+#   that names the kernel, or else the `d.sources = {...}` statement of the file whose descriptor
+#   names it, followed by the kernel. A configuration may give the files itself instead, joined by
+#   '+' (the ladder's rungs 6-8 share their list in blocked_tiles.hpp, which does not name them).
 # - clang -x cl -cl-std=CL2.0 -target nvptx64-nvidia-nvcl -O1 -emit-llvm: the NVIDIA target, under
 #   which the inline PTX (cp.async, membar.gl) compiles; -O1, so that the IR says what the kernel
 #   computes, not how the source spells it (a macro or a function, a block more or less).
 # - Before the diff, each module goes once more through clang (IR in, IR out, no passes) without
-#   its kernel_arg_type metadata, which holds the argument types as written (float or real, one
-#   type); that also renumbers the metadata. The module id and source file name are dropped.
+#   two kinds of metadata that record how the source is written, not what it computes:
+#   kernel_arg_type, the argument types as spelled (float or real, one type), and the !srcloc of
+#   each inline asm statement, its offset in the program text (for diagnostics). The round trip
+#   renumbers the rest. The module id and source file name are dropped.
 #
 # Coverage: every #if, #ifdef, #ifndef, #elif and #else branch of every file in the programs, on
 # both sides, must be taken by at least one configuration, except a branch that holds only an
@@ -38,6 +41,10 @@
 # its configuration's options and lists the markers that no configuration left standing.
 # "Taken" means taken by the preprocessor: a branch that only defines a macro counts as taken
 # when the macro is defined, whether or not that configuration uses it.
+#
+# Braces: in every file of the working tree's programs, each #if, #elif and #else branch opens as
+# many braces as it closes (so does each file): no block opens under one branch and closes under
+# another.
 set -uo pipefail
 
 CLANG=${CLANG:-clang}
@@ -94,16 +101,25 @@ host_file() {
 
 quoted() { grep -oE '"[^"]+"' | tr -d '"'; }
 
+# The statements (text between semicolons, on one line each) of the host files that name KERNEL.
+host_statements() {
+  local side=$1 kernel=$2 file
+  for file in $(host_grep "$side" -l -F "\"$kernel\""); do
+    host_file "$side" "$file" | sed 's://.*$::' | tr '\n' ' ' | tr ';' '\n'
+  done
+}
+
 # The files of the program that builds KERNEL on a side, one per line.
 program_files() {
-  local side=$1 kernel=$2 lists file line
+  local side=$1 kernel=$2 statements lists
   if [[ $kernel == *+* ]]; then
     tr '+' '\n' <<<"$kernel"
     return
   fi
-  # kernel({"a.cl", "b.cl"}, ...) naming the kernel
-  lists=$(host_grep "$side" -h -F "\"$kernel\"" | grep -E 'kernel\(\{' |
-    sed -E 's/.*kernel\(\{([^}]*)\}.*/\1/' | sort -u)
+  statements=$(host_statements "$side" "$kernel")
+  # a list that names the kernel itself: kernel({"a.cl", ..., "k.cl"}, ...) or c.sources = {...}
+  lists=$(grep -F "\"$kernel\"" <<<"$statements" | grep -E '(kernel\(|sources *= *)\{' |
+    sed -E 's/.*(kernel\(|sources *= *)\{([^}]*)\}.*/\2/' | grep -F "\"$kernel\"" | tr -s ' ' | sort -u)
   if [[ -n $lists ]]; then
     if (($(wc -l <<<"$lists") > 1)); then
       echo "$side: the host builds $kernel from different lists:" >&2
@@ -113,14 +129,14 @@ program_files() {
     quoted <<<"$lists"
     return
   fi
-  # the descriptor that names it: its d.sources, then the kernel
-  for file in $(host_grep "$side" -l -F "\"$kernel\""); do
-    line=$(host_file "$side" "$file" | grep -m1 -E 'd\.sources *= *\{') || continue
-    quoted <<<"$line"
+  # a descriptor that names it: its d.sources, then the kernel
+  lists=$(grep -E 'd\.sources *= *\{' <<<"$statements" | sed -E 's/.*d\.sources *= *\{([^}]*)\}.*/\1/' | tr -s ' ' | sort -u)
+  if [[ -n $lists && $(wc -l <<<"$lists") -eq 1 ]]; then
+    quoted <<<"$lists"
     echo "$kernel"
     return
-  done
-  echo "$side: no host source list names $kernel (give the files as a+b+c)" >&2
+  fi
+  echo "$side: no host source list names $kernel, or several do (give the files as a+b+c)" >&2
   return 1
 }
 
@@ -163,11 +179,48 @@ instrumented_text() {
   done
 }
 
+# Prints "path:line: ..." for each #if/#ifdef/#ifndef/#elif/#else branch of a file whose braces do
+# not balance, and for a file whose braces do not. Comments and string and character literals do
+# not count.
+read -r -d '' BRACES_AWK <<'AWK'
+function report(msg) { print path ":" msg; bad = 1 }
+function close_branch() {
+  if (net[depth] != 0) report(start[depth] ": the branch opened here leaves " net[depth] " brace(s) open")
+}
+BEGIN { depth = 0; net[0] = 0; incomment = 0 }
+{
+  line = $0
+  text = ""
+  # strip comments and literals, carrying block comments across lines
+  i = 1; n = length(line)
+  while (i <= n) {
+    c = substr(line, i, 1); c2 = substr(line, i, 2)
+    if (incomment) {
+      if (c2 == "*/") { incomment = 0; i += 2 } else i++
+      continue
+    }
+    if (c2 == "/*") { incomment = 1; i += 2; continue }
+    if (c2 == "//") break
+    if (c == "\"" || c == "\047") {
+      q = c; i++
+      while (i <= n && substr(line, i, 1) != q) { if (substr(line, i, 1) == "\\") i++; i++ }
+      i++; text = text " "; continue
+    }
+    text = text c; i++
+  }
+  if (text ~ /^[ \t]*#[ \t]*(if|ifdef|ifndef)([^A-Za-z0-9_]|$)/) { depth++; net[depth] = 0; start[depth] = FNR; next }
+  if (text ~ /^[ \t]*#[ \t]*(elif|else)([^A-Za-z0-9_]|$)/) { close_branch(); net[depth] = 0; start[depth] = FNR; next }
+  if (text ~ /^[ \t]*#[ \t]*endif([^A-Za-z0-9_]|$)/) { close_branch(); depth--; next }
+  opens = gsub(/\{/, "{", text); closes = gsub(/\}/, "}", text)
+  net[depth] += opens - closes
+}
+END { if (net[0] != 0) report(" the file leaves " net[0] " brace(s) open"); exit bad }
+AWK
+
 # IR without what legitimately differs between two spellings of one kernel.
 normalize() {
   local ll=$1 ids
-  ids=$(grep -oE '!kernel_arg_type ![0-9]+' "$ll" | awk '{ print $2 }' | sort -u | tr '\n' ' ')
-  sed -E 's/ !kernel_arg_type ![0-9]+//' "$ll" >"$ll.stripped"
+  sed -E 's/ !kernel_arg_type ![0-9]+//; s/, !srcloc ![0-9]+//g' "$ll" >"$ll.stripped"
   "$CLANG" -x ir -S -emit-llvm -Xclang -disable-llvm-passes -target nvptx64-nvidia-nvcl -Wno-override-module \
     "$ll.stripped" -o - | grep -vE '^(; ModuleID|source_filename) '
 }
@@ -196,7 +249,7 @@ cover() {  # side name kernel options...
 }
 
 mkdir -p "$out/base" "$out/work"
-: >"$out/base/covered" >"$out/work/covered" >"$out/base/all-branches" >"$out/work/all-branches"
+: >"$out/base/covered" >"$out/work/covered" >"$out/base/all-branches" >"$out/work/all-branches" >"$out/work/files"
 status=0 checked=0 names=" "
 while read -r name kernel opts; do
   [[ -z $name || $name == \#* ]] && continue
@@ -206,6 +259,7 @@ while read -r name kernel opts; do
   names+="$name "
   [[ -n $only && ! $name =~ $only ]] && continue
   read -r -a args <<<"$opts"
+  program_files work "$kernel" >>"$out/work/files" 2>/dev/null
   ok=1
   for side in base work; do
     if ! compile "$side" "$name" "$kernel" "${args[@]}"; then ok=0; status=2; fi
@@ -238,6 +292,18 @@ if [[ -z $only ]]; then
       echo "covered: all $total branches of the $label side's programs"
     fi
   done
+fi
+
+# Braces: no brace may open under one #if branch and close under another.
+braces=0
+for f in $(sort -u "$out/work/files"); do
+  awk -v path="$f" "$BRACES_AWK" "src/kernels/$f" || braces=1
+done
+if ((braces)); then
+  echo "BRACES: the branches above open and close braces apart"
+  ((status == 0)) && status=1
+else
+  echo "braces: every #if branch of the working tree's $(sort -u "$out/work/files" | wc -l) program files balances its own"
 fi
 
 case $status in
