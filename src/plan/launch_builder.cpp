@@ -131,7 +131,7 @@ void add_tall(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmP
   const int64_t b_ks = g.trans_b ? 1 : int64_t(g.b.ld), b_ns = g.trans_b ? int64_t(g.b.ld) : 1;
   Command c;
   c.what = "tall";
-  c.sources = {"common/batch.cl", "gemm/tall.cl"};
+  c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall.cl"};
   c.entry = "gemm_tall";
   c.options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
               flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);

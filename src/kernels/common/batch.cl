@@ -1,5 +1,6 @@
 // batch.cl — which batch item a work-group serves, for the kernels that take a whole batch in one
-// launch along an NDRange dimension (gemm/direct.cl, gemm/tall.cl).
+// launch along an NDRange dimension (gemm/direct.cl, gemm/tall.cl). Comes after common/vectors.cl
+// (real).
 //
 // BATCH_ARRAYS = 0: item `batch` starts a fixed stride further into each buffer than the one
 // before, and alpha and beta are the kernel's arguments. BATCH_ARRAYS = 1: each item's alpha and
@@ -11,9 +12,9 @@
 #endif
 
 // Replaces alpha, beta and the three offsets with item `batch`'s.
-inline void select_batch_item(const int batch, float* alpha, float* beta, ulong* a_offset, ulong* b_offset,
+inline void select_batch_item(const int batch, real* alpha, real* beta, ulong* a_offset, ulong* b_offset,
                               ulong* c_offset, const ulong a_stride, const ulong b_stride, const ulong c_stride,
-                              __global const float* scalars, __global const ulong* offsets) {
+                              __global const real* scalars, __global const ulong* offsets) {
 #if BATCH_ARRAYS
   *alpha = scalars[2 * batch];
   *beta = scalars[2 * batch + 1];

@@ -12,7 +12,7 @@
 // k×m, op(A)(i, p) = A[p·lda + i]. Likewise for B (k×n, or n×k when TRANS_B).
 //
 // Batches run along the third NDRange dimension; common/batch.cl picks each item's offsets and
-// alpha/beta (BATCH_ARRAYS).
+// alpha/beta (BATCH_ARRAYS). Elements are `real` (common/vectors.cl: float for PRECISION 32).
 
 #ifndef TM
 #define TM 64       // rows of C per work-group
@@ -47,11 +47,11 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(RX, RY, 1)))
-void gemm_direct(const int M, const int N, const int K, float alpha, float beta,
-                 __global const float* restrict A, ulong a_offset, const int lda, const ulong a_stride,
-                 __global const float* restrict B, ulong b_offset, const int ldb, const ulong b_stride,
-                 __global float* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
-                 __global const float* restrict scalars, __global const ulong* restrict offsets) {
+void gemm_direct(const int M, const int N, const int K, real alpha, real beta,
+                 __global const real* restrict A, ulong a_offset, const int lda, const ulong a_stride,
+                 __global const real* restrict B, ulong b_offset, const int ldb, const ulong b_stride,
+                 __global real* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
+                 __global const real* restrict scalars, __global const ulong* restrict offsets) {
   select_batch_item(get_group_id(2), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
                     scalars, offsets);  // common/batch.cl
   A += a_offset;
@@ -64,12 +64,12 @@ void gemm_direct(const int M, const int N, const int K, float alpha, float beta,
 
   // As holds op(A) transposed (k-major) so a work-item reads its WM values of one k as neighbours;
   // +1 column of padding keeps the transposing stores from landing in one bank.
-  __local float As[TK][TM + 1];
-  __local float Bs[TK][TN];
+  __local real As[TK][TM + 1];
+  __local real Bs[TK][TN];
 
-  float acc[WM][WN];
+  real acc[WM][WN];
   for (int i = 0; i < WM; ++i)
-    for (int j = 0; j < WN; ++j) acc[i][j] = 0.0f;
+    for (int j = 0; j < WN; ++j) acc[i][j] = ZERO;
 
   for (int k0 = 0; k0 < K; k0 += TK) {
     // Each work-item loads (TM·TK)/THREADS elements of A. The index split makes consecutive
@@ -78,34 +78,34 @@ void gemm_direct(const int M, const int N, const int K, float alpha, float beta,
 #if TRANS_A
       const int i = e % TM, p = e / TM;  // stored k×m: contiguous along i
       const int gi = row0 + i, gp = k0 + p;
-      As[p][i] = (gi < M && gp < K) ? A[(size_t)gp * lda + gi] : 0.0f;
+      As[p][i] = (gi < M && gp < K) ? A[(size_t)gp * lda + gi] : ZERO;
 #else
       const int p = e % TK, i = e / TK;  // stored m×k: contiguous along p
       const int gi = row0 + i, gp = k0 + p;
-      As[p][i] = (gi < M && gp < K) ? A[(size_t)gi * lda + gp] : 0.0f;
+      As[p][i] = (gi < M && gp < K) ? A[(size_t)gi * lda + gp] : ZERO;
 #endif
     }
     for (int e = tid; e < TK * TN; e += THREADS) {
 #if TRANS_B
       const int p = e % TK, j = e / TK;  // stored n×k: contiguous along p
       const int gp = k0 + p, gj = col0 + j;
-      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gj * ldb + gp] : 0.0f;
+      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gj * ldb + gp] : ZERO;
 #else
       const int j = e % TN, p = e / TN;  // stored k×n: contiguous along j
       const int gp = k0 + p, gj = col0 + j;
-      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gp * ldb + gj] : 0.0f;
+      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gp * ldb + gj] : ZERO;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (int p = 0; p < TK; ++p) {
-      float a[WM], b[WN];
+      real a[WM], b[WN];
       // Rows ty, ty+RY, ...: neighbouring work-items read neighbouring words (no bank conflict),
       // and the same holds for columns.
       for (int i = 0; i < WM; ++i) a[i] = As[p][ty + i * RY];
       for (int j = 0; j < WN; ++j) b[j] = Bs[p][tx + j * RX];
       for (int i = 0; i < WM; ++i)
-        for (int j = 0; j < WN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+        for (int j = 0; j < WN; ++j) acc[i][j] = FMA(a[i], b[j], acc[i][j]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -116,11 +116,11 @@ void gemm_direct(const int M, const int N, const int K, float alpha, float beta,
     for (int j = 0; j < WN; ++j) {
       const int gj = col0 + tx + j * RX;
       if (gj >= N) continue;
-      __global float* c = C + (size_t)gi * ldc + gj;
+      __global real* c = C + (size_t)gi * ldc + gj;
       // alpha == 0: the product does not count (BLAS semantics), even if A or B hold Inf or NaN.
       // beta == 0: C is not read, so NaN or Inf left in it cannot leak into the result.
-      const float t = (alpha == 0.0f) ? 0.0f : alpha * acc[i][j];
-      *c = (beta == 0.0f) ? t : t + beta * *c;
+      const real t = SCALE(real, alpha, acc[i][j]);
+      *c = (beta == ZERO) ? t : MULADD(beta, *c, t);
     }
   }
 }

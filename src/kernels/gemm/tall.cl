@@ -6,11 +6,11 @@
 // staged) and tiles at least 32 columns wide, so on these shapes they either copy the large
 // operand or leave most of each tile empty. This kernel streams A once, in place, with no local
 // tiles and no barrier in its loop: k is shared out round-robin among the LANES work-items of a
-// row group, each of which reads whole float4s along k from its RW rows of A (neighbouring
-// work-items take neighbouring float4s, so a row group reads 16·LANES contiguous bytes per row
-// and step) and the matching rows of B, which is small and stays in the caches. Each work-item
-// thus holds partial sums over its own share of k for all RW×NB outputs of its rows; one
-// reduction through local memory at the end adds the LANES shares. More lanes per row group
+// row group, each of which reads whole real4s (four elements) along k from its RW rows of A
+// (neighbouring work-items take neighbouring real4s, so a row group reads 4·LANES contiguous
+// elements per row and step) and the matching rows of B, which is small and stays in the caches.
+// Each work-item thus holds partial sums over its own share of k for all RW×NB outputs of its
+// rows; one reduction through local memory at the end adds the LANES shares. More lanes per row group
 // give a call with few rows more warps in flight (the host picks LANES by the rows).
 //
 // Work-group: GR row groups of LANES work-items, RW rows of C each (GR·RW rows per work-group).
@@ -18,16 +18,16 @@
 //
 // Element (i, p) of A is A[i·lda + p]; element (p, j) of B is B[p·b_ks + j·b_ns]; element (i, j)
 // of C is C[i·ldc + j] (all after the offsets), so B may be stored either way.
-//   A_VEC: lda and A's offsets are multiples of 4: float4 loads (else vload4).
-//   B_VEC: b_ns = 1, N = NB, b_ks and B's offsets multiples of 4: float4 loads along B's rows.
-//   B_KVEC: b_ks = 1, b_ns and B's offsets multiples of 4: float4 loads along B's columns.
-//   B_ROWS: b_ns = 1 otherwise (N < NB, or rows not on float4 boundaries): vload4 for each whole
+//   A_VEC: lda and A's offsets are multiples of 4: real4 loads (else vload4).
+//   B_VEC: b_ns = 1, N = NB, b_ks and B's offsets multiples of 4: real4 loads along B's rows.
+//   B_KVEC: b_ks = 1, b_ns and B's offsets multiples of 4: real4 loads along B's columns.
+//   B_ROWS: b_ns = 1 otherwise (N < NB, or rows not on real4 boundaries): vload4 for each whole
 //     four columns of a row, guarded loads for the last few only. (PoCL on a 2-core Xeon,
 //     512×13×77: 1.20 ms with a guarded load per element, 0.28 so, 0.65 on the packed path;
 //     H200, 4096×13×4096: 71 µs, 53 so.)
 //   None of them: one guarded load per element.
 // Batches run along the second NDRange dimension; common/batch.cl picks each item's offsets and
-// alpha/beta (BATCH_ARRAYS).
+// alpha/beta (BATCH_ARRAYS). Elements are `real` (common/vectors.cl: float for PRECISION 32).
 
 #ifndef NB
 #define NB 16  // columns of C held per work-item: N <= NB
@@ -68,53 +68,53 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(LANES * GR, 1, 1)))
-void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
-               __global const float* restrict A, ulong a_offset, const int lda, const ulong a_stride,
-               __global const float* restrict B, ulong b_offset, const int b_ks, const int b_ns, const ulong b_stride,
-               __global float* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
-               __global const float* restrict scalars, __global const ulong* restrict offsets) {
+void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
+               __global const real* restrict A, ulong a_offset, const int lda, const ulong a_stride,
+               __global const real* restrict B, ulong b_offset, const int b_ks, const int b_ns, const ulong b_stride,
+               __global real* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
+               __global const real* restrict scalars, __global const ulong* restrict offsets) {
   select_batch_item(get_group_id(1), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
                     scalars, offsets);  // common/batch.cl
   const int lane = get_local_id(0) % LANES, group = get_local_id(0) / LANES;
   const int row0 = get_group_id(0) * (GR * RW) + group * RW;
-  __global const float* Bk = B + b_offset;
+  __global const real* Bk = B + b_offset;
 
-  __global const float* a_row[RW];
+  __global const real* a_row[RW];
 #pragma unroll
   for (int r = 0; r < RW; ++r) a_row[r] = A + a_offset + (size_t)min(row0 + r, M - 1) * lda;
 
-  float acc[RW][NB];
+  real acc[RW][NB];
 #pragma unroll
   for (int r = 0; r < RW; ++r)
 #pragma unroll
-    for (int j = 0; j < NB; ++j) acc[r][j] = 0.0f;
+    for (int j = 0; j < NB; ++j) acc[r][j] = ZERO;
 
-  // Whole float4s of k, shared out round-robin among the lanes.
+  // Whole real4s of k, shared out round-robin among the lanes.
   const int quads = K / 4;
   for (int q = lane; q < quads; q += LANES) {
     const int k = 4 * q;
-    float4 a[RW];
+    real4 a[RW];
 #pragma unroll
     for (int r = 0; r < RW; ++r)
 #if A_VEC
-      a[r] = *(__global const float4*)(a_row[r] + k);
+      a[r] = *(__global const real4*)(a_row[r] + k);
 #else
       a[r] = vload4(0, a_row[r] + k);
 #endif
     // b[kk][j] = B(k + kk, j)
-    float b[4][NB];
+    real b[4][NB];
 #if B_VEC
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
       for (int j4 = 0; j4 < NB / 4; ++j4) {
-        const float4 v = *(__global const float4*)(Bk + (size_t)(k + kk) * b_ks + 4 * j4);
+        const real4 v = *(__global const real4*)(Bk + (size_t)(k + kk) * b_ks + 4 * j4);
         b[kk][4 * j4] = v.x, b[kk][4 * j4 + 1] = v.y, b[kk][4 * j4 + 2] = v.z, b[kk][4 * j4 + 3] = v.w;
       }
 #elif B_KVEC
 #pragma unroll
     for (int j = 0; j < NB; ++j) {
-      const float4 v = j < N ? *(__global const float4*)(Bk + (size_t)j * b_ns + k) : (float4)(0.0f);
+      const real4 v = j < N ? *(__global const real4*)(Bk + (size_t)j * b_ns + k) : (real4)(ZERO);
       b[0][j] = v.x, b[1][j] = v.y, b[2][j] = v.z, b[3][j] = v.w;
     }
 #elif B_ROWS
@@ -122,8 +122,8 @@ void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
       for (int j4 = 0; j4 < NB / 4; ++j4) {
-        __global const float* row = Bk + (size_t)(k + kk) * b_ks + 4 * j4;
-        float4 v = (float4)(0.0f);
+        __global const real* row = Bk + (size_t)(k + kk) * b_ks + 4 * j4;
+        real4 v = (real4)(ZERO);
         if (4 * j4 + 4 <= N) {
           v = vload4(0, row);
         } else if (4 * j4 < N) {  // the last 1-3 columns
@@ -137,16 +137,16 @@ void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
-      for (int j = 0; j < NB; ++j) b[kk][j] = j < N ? Bk[(size_t)(k + kk) * b_ks + (size_t)j * b_ns] : 0.0f;
+      for (int j = 0; j < NB; ++j) b[kk][j] = j < N ? Bk[(size_t)(k + kk) * b_ks + (size_t)j * b_ns] : ZERO;
 #endif
 #pragma unroll
     for (int r = 0; r < RW; ++r)
 #pragma unroll
       for (int j = 0; j < NB; ++j) {
-        acc[r][j] = fma(a[r].x, b[0][j], acc[r][j]);
-        acc[r][j] = fma(a[r].y, b[1][j], acc[r][j]);
-        acc[r][j] = fma(a[r].z, b[2][j], acc[r][j]);
-        acc[r][j] = fma(a[r].w, b[3][j], acc[r][j]);
+        acc[r][j] = FMA(a[r].x, b[0][j], acc[r][j]);
+        acc[r][j] = FMA(a[r].y, b[1][j], acc[r][j]);
+        acc[r][j] = FMA(a[r].z, b[2][j], acc[r][j]);
+        acc[r][j] = FMA(a[r].w, b[3][j], acc[r][j]);
       }
   }
   // The last K % 4 values of k, one per lane.
@@ -154,16 +154,16 @@ void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
   if (k < K)
 #pragma unroll
     for (int j = 0; j < NB; ++j) {
-      const float bj = j < N ? Bk[(size_t)k * b_ks + (size_t)j * b_ns] : 0.0f;
+      const real bj = j < N ? Bk[(size_t)k * b_ks + (size_t)j * b_ns] : ZERO;
 #pragma unroll
-      for (int r = 0; r < RW; ++r) acc[r][j] = fma(a_row[r][k], bj, acc[r][j]);
+      for (int r = 0; r < RW; ++r) acc[r][j] = FMA(a_row[r][k], bj, acc[r][j]);
     }
 
   // Add up the lanes' shares, 32 values at a time: each lane writes 32 of its partial sums, then
   // each of the first 32 lanes adds up one value over all lanes. The +1 keeps both the writes
   // and the reads on 32 banks.
-  __local float part[GR][LANES][WIDTH + 1];
-  __global float* Cb = C + c_offset;
+  __local real part[GR][LANES][WIDTH + 1];
+  __global real* Cb = C + c_offset;
 #pragma unroll
   for (int c = 0; c < CHUNKS; ++c) {
 #pragma unroll
@@ -175,12 +175,12 @@ void gemm_tall(const int M, const int N, const int K, float alpha, float beta,
     const int v = c * WIDTH + lane;
     const int r = v / NB, j = v % NB, i = row0 + r;
     if (lane < WIDTH && v < VALUES && i < M && j < N) {
-      float sum = 0.0f;
+      real sum = ZERO;
       for (int l = 0; l < LANES; ++l) sum += part[group][l][lane];
-      __global float* cij = Cb + (size_t)i * ldc + j;
+      __global real* cij = Cb + (size_t)i * ldc + j;
       // alpha == 0: the product does not count; beta == 0: C is not read (BLAS semantics).
-      const float prod = alpha == 0.0f ? 0.0f : alpha * sum;
-      *cij = beta == 0.0f ? prod : prod + beta * *cij;
+      const real prod = SCALE(real, alpha, sum);
+      *cij = beta == ZERO ? prod : MULADD(beta, *cij, prod);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -1,9 +1,9 @@
 // xgemm.cl — the tunable production kernel: C = alpha·A·B + beta·C for the packed path.
 //
 // It grows out of ladder rung 6 (2D register blocking) with every design choice turned into a
-// parameter that the tuner searches (src/tune/) instead of a constant. The program is
-// common/vectors.cl and these parts, in this order (the descriptor's sources, xgemm_kernel.cpp),
-// then this file:
+// parameter that the tuner searches (src/tune/) instead of a constant, and written in `real`
+// (common/vectors.cl: the precision and its arithmetic). The program is common/vectors.cl and
+// these parts, in this order (the descriptor's sources, xgemm_kernel.cpp), then this file:
 //   xgemm/config.cl     the parameters, their defaults and meaning, derived values, #error for
 //                       combinations the kernel cannot build;
 //   xgemm/staging.cl    the local tiles and how tiles reach them: plain loads, double buffering,
@@ -15,12 +15,12 @@
 // configuration (#if in the part, none here but the K loop's two shapes).
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICE)))
-void xgemm(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
+void xgemm(const int M, const int N, const int K, const int Kp, const real alpha, const real beta,
            __global const a_t* restrict A0, const ulong a_off_v, const int lda_v,
            __global const b_t* restrict B0, const ulong b_off_v, const int ldb_v,
-           __global float* restrict C0, const ulong c_offset, const int ldc,
+           __global real* restrict C0, const ulong c_offset, const int ldc,
            const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups,
-           __global floatN* restrict ws, __global int* restrict counters) {
+           __global realN* restrict ws, __global int* restrict counters) {
   const int lid2 = get_local_id(1) * NDIMC + get_local_id(0);  // place in the slice
 #if KSLICE > 1
   const int slice = get_local_id(2);
@@ -47,19 +47,19 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
     B_ORIGIN
     const int m_left = M - m0v * VWM, n_left = N - n0v * VWN;  // rows / columns of C left from here
 
-    floatN acc[MWI][NWIV];
+    realN acc[MWI][NWIV];
 #pragma unroll
     for (int i = 0; i < MWI; ++i)
 #pragma unroll
-      for (int h = 0; h < NWIV; ++h) acc[i][h] = (floatN)(0.0f);
+      for (int h = 0; h < NWIV; ++h) acc[i][h] = (realN)(ZERO);
 
     PROLOGUE  // staging.cl: the first tiles on their way
     int buf = 0;
 #if ROTATED
     // multiply.cl: each k-step's fragments loaded while the one before is multiplied, across the
     // barrier too; the last tile peeled off.
-    float a0[MWI], a1[MWI];
-    floatN b0[NWIV], b1[NWIV];
+    real a0[MWI], a1[MWI];
+    realN b0[NWIV], b1[NWIV];
     if (k_begin < k_end) {  // the same for the whole group: the first tile's wait and barrier
       buf = PREV_BUF(0);    // tile k_begin + (ASYNC-1)·KWG goes into the last buffer
       NEXT_TILE(k_begin + (ASYNC - 1) * KWG)
@@ -85,7 +85,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, const float alph
 #endif
 
     SUM_SLICES  // epilogue.cl: slice 0 adds the other slices' sums
-    __global float* restrict C = C0 + c_offset;
+    __global real* restrict C = C0 + c_offset;
     STORE_TILE  // epilogue.cl: alpha and beta, guarded stores into C (or the split-K workspace)
   }
 }

@@ -67,6 +67,10 @@
 // so C is never written outside M×N. beta == 0 never reads C; alpha == 0 drops the product (BLAS
 // semantics).
 // SPLIT, SPLITS, SK_LOOP: split-K and stream-K, xgemm/schedule.cl.
+//
+// Elements are `real` (common/vectors.cl, PRECISION); the floats and bytes counted above are
+// float32's. The cp.async copies move 4-, 8- and 16-byte pieces of float32 elements, so the
+// pipeline builds for PRECISION 32 only.
 
 #ifndef MWG
 #define MWG 128     // rows of C per work-group
@@ -286,26 +290,29 @@
 #if (VWM != 1 && VWM != 2 && VWM != 4 && VWM != 8) || (VWN != 1 && VWN != 2 && VWN != 4 && VWN != 8)
 #error "VWM and VWN must be 1, 2, 4 or 8"
 #endif
+#if ASYNC && PRECISION != 32
+#error "the cp.async pipeline copies float32 elements (PRECISION 32)"
+#endif
 
-typedef VECTOR(VWM) floatM;  // common/vectors.cl
-typedef VECTOR(VWN) floatN;
-#define comp_m LANE(VWM)     // lane v of an A vector
+typedef VECTOR(VWM) realM;  // common/vectors.cl
+typedef VECTOR(VWN) realN;
+#define comp_m LANE(VWM)    // lane v of an A vector
 #define comp_n LANE(VWN)
 #if ALK
-typedef VECTOR(ALK) floatK;  // ALK k of one row of A
+typedef VECTOR(ALK) realK;  // ALK k of one row of A
 #endif
 // What one load of each operand moves: the kernel's A and B arguments point to these.
 #if A_KM && A_VEC
-typedef floatM a_t;
+typedef realM a_t;
 #elif A_MK && A_VEC
-typedef float4 a_t;
+typedef real4 a_t;
 #else
-typedef float a_t;
+typedef real a_t;
 #endif
 #if B_KN && B_VEC
-typedef floatN b_t;
+typedef realN b_t;
 #else
-typedef float b_t;
+typedef real b_t;
 #endif
 
 // Which tile vector a work-item's g-th A vector (h-th B vector) is.

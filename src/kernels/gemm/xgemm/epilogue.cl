@@ -3,12 +3,6 @@
 // split tile goes to the workspace instead, and the last part of a tile to finish adds them all up
 // and stores the sum.
 
-// One output element: alpha·acc (+ beta·C), guarded by the caller.
-inline float epilogue(const float acc, const float alpha, const float beta, __global const float* c) {
-  const float t = (alpha == 0.0f) ? 0.0f : alpha * acc;
-  return (beta == 0.0f) ? t : t + beta * *c;
-}
-
 // Sliced K: slice 0 adds the other slices' sums in slice order (the result does not depend on
 // which slice finished first) and alone stores C. The sums overwrite the tiles (xgemm/staging.cl,
 // LOCAL_TILES): first every slice must be done reading them (no copy is in flight: the pipeline's
@@ -31,28 +25,29 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
 #define SUM_SLICES
 #endif
 
-// Stores alpha·VALUE + beta·C for every element of this work-item; VALUE(g, v, h) gives its
-// vector of results (a macro so that the split-K path can add up its parts element by element,
-// each dead once stored, instead of holding a second set of accumulators).
+// Stores alpha·VALUE + beta·C for every element of this work-item (axpby, SCALE and MULADD of
+// common/vectors.cl); VALUE(g, v, h) gives its vector of results (a macro so that the split-K
+// path can add up its parts element by element, each dead once stored, instead of holding a
+// second set of accumulators).
 #define STORE_C(VALUE) \
   _Pragma("unroll") for (int g = 0; g < MWIV; ++g) \
   _Pragma("unroll") for (int v = 0; v < VWM; ++v) { \
     const int row = (m0v + MV(g, ty)) * VWM + v; \
     if (row >= M) continue; \
-    __global float* crow = C + (size_t)row * ldc; \
+    __global real* crow = C + (size_t)row * ldc; \
     _Pragma("unroll") for (int h = 0; h < NWIV; ++h) { \
       const int col = (n0v + NV(h, tx)) * VWN; \
       if (col >= N) continue; \
-      const floatN r = VALUE(g, v, h); \
+      const realN r = VALUE(g, v, h); \
       STORE_VECTOR(crow, col, r) \
     } \
   }
 #if C_VEC
 #define STORE_VECTOR(crow, col, r) \
   if (col + VWN <= N) { \
-    __global floatN* cv = (__global floatN*)(crow + col); \
-    floatN out = (alpha == 0.0f) ? (floatN)(0.0f) : alpha * r; \
-    if (beta != 0.0f) out += beta * *cv; \
+    __global realN* cv = (__global realN*)(crow + col); \
+    realN out = SCALE(realN, alpha, r); \
+    if (beta != ZERO) out = MULADD(beta, *cv, out); \
     *cv = out; \
   } else { STORE_ELEMENTS(crow, col, r) }
 #else
@@ -60,7 +55,7 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
 #endif
 #define STORE_ELEMENTS(crow, col, r) \
   _Pragma("unroll") for (int w = 0; w < VWN; ++w) \
-    if (col + w < N) crow[col + w] = epilogue(comp_n(r, w), alpha, beta, crow + col + w);
+    if (col + w < N) crow[col + w] = axpby(alpha, comp_n(r, w), beta, crow + col + w);
 #define ACC(g, v, h) acc[(g) * VWM + (v)][h]
 
 #if SPLIT
@@ -72,12 +67,12 @@ inline float epilogue(const float acc, const float alpha, const float beta, __gl
 #define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
-// What the workspace holds one of per position (WS_FLOATS, xgemm/config.cl): a float, or a
+// What the workspace holds one of per position (WS_FLOATS, xgemm/config.cl): an element, or a
 // work-item's vector.
 #if WS_FLOATS
-typedef float ws_t;
+typedef real ws_t;
 #else
-typedef floatN ws_t;
+typedef realN ws_t;
 #endif
 // The sum of a split tile's parts at one position, in part order.
 // SPLITS is a constant, so the loop unrolls and all of an element's loads are in flight at once
@@ -104,23 +99,23 @@ inline ws_t sum_parts(__global volatile const ws_t* at, const int parts, const s
 #define WS_AT(g, v, h, w) ((size_t)(((((g) * VWM + (v)) * NWIV + (h)) * VWN + (w)) * WIS + lid2))
 // The vector of sums at lanes at, at + lane_stride, ... (a work-item's elements lie WIS apart in
 // the workspace; see WS_AT).
-inline floatN sum_parts_n(__global volatile const float* at, const size_t lane_stride, const int parts,
+inline realN sum_parts_n(__global volatile const real* at, const size_t lane_stride, const int parts,
                           const size_t stride) {
-  floatN r;
-  __private float* lanes = (__private float*)&r;  // constant lane indices: r stays in registers
+  realN r;
+  __private real* lanes = (__private real*)&r;  // constant lane indices: r stays in registers
 #pragma unroll
   for (int w = 0; w < VWN; ++w) lanes[w] = sum_parts(at + w * lane_stride, parts, stride);
   return r;
 }
 #define WS_FIRST
 #define STORE_PART \
-  __global float* own = (__global float*)ws + ((size_t)r * SPLITS + part) * tile_f; \
+  __global real* own = (__global real*)ws + ((size_t)r * SPLITS + part) * tile_f; \
   _Pragma("unroll") for (int g = 0; g < MWIV; ++g) \
     _Pragma("unroll") for (int v = 0; v < VWM; ++v) \
       _Pragma("unroll") for (int h = 0; h < NWIV; ++h) \
         _Pragma("unroll") for (int w = 0; w < VWN; ++w) own[WS_AT(g, v, h, w)] = comp_n(ACC(g, v, h), w);
 #define SUM_FROM \
-  __global volatile const float* from = (__global volatile const float*)ws + (size_t)r * SPLITS * tile_f;
+  __global volatile const real* from = (__global volatile const real*)ws + (size_t)r * SPLITS * tile_f;
 #define SUM_PARTS(g, v, h) sum_parts_n(from + WS_AT(g, v, h, 0), WIS, parts, tile_f)
 #else
 // The partial tile lies row by row, and element (g, v, h) is AT(g, v, h) vectors from this
@@ -129,12 +124,12 @@ inline floatN sum_parts_n(__global volatile const float* at, const size_t lane_s
 #define AT(g, v, h) (((MV(g, 0) - MV(0, 0)) * VWM + (v)) * NWGV + NV(h, 0) - NV(0, 0))
 #define WS_FIRST const size_t first = (size_t)MV(0, ty) * VWM * NWGV + NV(0, tx);
 #define STORE_PART \
-  __global floatN* own = ws + ((size_t)r * SPLITS + part) * (tile_f / VWN) + first; \
+  __global realN* own = ws + ((size_t)r * SPLITS + part) * (tile_f / VWN) + first; \
   _Pragma("unroll") for (int g = 0; g < MWIV; ++g) \
     _Pragma("unroll") for (int v = 0; v < VWM; ++v) \
       _Pragma("unroll") for (int h = 0; h < NWIV; ++h) own[AT(g, v, h)] = ACC(g, v, h);
 #define SUM_FROM \
-  __global volatile const floatN* from = ws + (size_t)r * SPLITS * (tile_f / VWN) + first;
+  __global volatile const realN* from = ws + (size_t)r * SPLITS * (tile_f / VWN) + first;
 #define SUM_PARTS(g, v, h) sum_parts(from + AT(g, v, h), parts, tile_f / VWN)
 #endif
 
@@ -154,7 +149,7 @@ inline floatN sum_parts_n(__global volatile const float* at, const size_t lane_s
   { \
     const int part = SEG_PART, parts = SEG_PARTS, r = SEG_R; \
     const int m0v = (SEG_TILE / tiles_n) * MWGV, n0v = (SEG_TILE % tiles_n) * NWGV; \
-    const size_t tile_f = (size_t)MWG * NWG;  /* one partial tile, in floats */ \
+    const size_t tile_f = (size_t)MWG * NWG;  /* one partial tile, in elements */ \
     WS_FIRST \
     if (slice == 0 && part < 0) { \
       STORE_C(ACC) \

@@ -8,22 +8,22 @@
 #if SA
 #define A_PART(bf, k, g) As[bf][k][MV(g, ty)]
 #else
-#define A_PART(bf, k, g) ((IN_K(t + (k)) && IN_MV(m0v + MV(g, ty))) ? At[(size_t)(t + (k)) * lda_v + MV(g, ty)] : (floatM)(0.0f))
+#define A_PART(bf, k, g) ((IN_K(t + (k)) && IN_MV(m0v + MV(g, ty))) ? At[(size_t)(t + (k)) * lda_v + MV(g, ty)] : (realM)(ZERO))
 #endif
 #if SB
 #define B_FRAG(bf, k, h) Bs[bf][k][NV(h, tx)]
 #else
-#define B_FRAG(bf, k, h) ((IN_K(t + (k)) && IN_NV(n0v + NV(h, tx))) ? B[(size_t)(t + (k)) * ldb_v + NV(h, tx)] : (floatN)(0.0f))
+#define B_FRAG(bf, k, h) ((IN_K(t + (k)) && IN_NV(n0v + NV(h, tx))) ? B[(size_t)(t + (k)) * ldb_v + NV(h, tx)] : (realN)(ZERO))
 #endif
-// The K loop's step, rotated or not: the fragments of k-step k of buffer bf into a (MWI floats)
+// The K loop's step, rotated or not: the fragments of k-step k of buffer bf into a (MWI reals)
 // and b (NWIV vectors), FRAGS, and their product added to the accumulators, MULTIPLY.
 #define FRAGS(bf, k, a, b) { \
     _Pragma("unroll") for (int g = 0; g < MWIV; ++g) { \
-      const floatM part = A_PART(bf, k, g); \
+      const realM part = A_PART(bf, k, g); \
       _Pragma("unroll") for (int v = 0; v < VWM; ++v) a[g * VWM + v] = comp_m(part, v); } \
     _Pragma("unroll") for (int h = 0; h < NWIV; ++h) b[h] = B_FRAG(bf, k, h); }
 #define MULTIPLY(a, b) _Pragma("unroll") for (int i = 0; i < MWI; ++i) \
-    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) acc[i][h] += a[i] * b[h];
+    _Pragma("unroll") for (int h = 0; h < NWIV; ++h) acc[i][h] = MULADD(a[i], b[h], acc[i][h]);
 
 #if A_MK
 // A's tile is M×K: ALK k of each of this work-item's rows in one load, then ALK k-steps.
@@ -31,14 +31,14 @@
   _Pragma("unroll 1") for (int kc = 0; kc < KSL; kc += KUNROLL) { \
     _Pragma("unroll") for (int kq = 0; kq < KUNROLL; kq += ALK) { \
       const int k = slice * KSL + kc + kq; \
-      floatK a[MWI]; \
+      realK a[MWI]; \
       _Pragma("unroll") for (int g = 0; g < MWIV; ++g) \
-        _Pragma("unroll") for (int v = 0; v < VWM; ++v) a[g * VWM + v] = *(__local const floatK*)&As[buf][MV(g, ty) * VWM + v][k]; \
+        _Pragma("unroll") for (int v = 0; v < VWM; ++v) a[g * VWM + v] = *(__local const realK*)&As[buf][MV(g, ty) * VWM + v][k]; \
       _Pragma("unroll") for (int w = 0; w < ALK; ++w) { \
-        floatN b[NWIV]; \
+        realN b[NWIV]; \
         _Pragma("unroll") for (int h = 0; h < NWIV; ++h) b[h] = B_FRAG(buf, k + w, h); \
         _Pragma("unroll") for (int i = 0; i < MWI; ++i) \
-          _Pragma("unroll") for (int h = 0; h < NWIV; ++h) acc[i][h] += LANE(ALK)(a[i], w) * b[h]; \
+          _Pragma("unroll") for (int h = 0; h < NWIV; ++h) acc[i][h] = MULADD(LANE(ALK)(a[i], w), b[h], acc[i][h]); \
       } \
     } \
   }
@@ -50,8 +50,8 @@
 #define MULTIPLY_TILE \
   UNROLL(KUNROLL) for (int kk = 0; kk < KSL; ++kk) { \
     const int k = slice * KSL + kk;  /* this slice's part of the tile */ \
-    float a[MWI]; \
-    floatN b[NWIV]; \
+    real a[MWI]; \
+    realN b[NWIV]; \
     FRAGS(buf, k, a, b) \
     MULTIPLY(a, b) \
   }

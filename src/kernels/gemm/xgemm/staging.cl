@@ -9,14 +9,14 @@
 
 // The tiles in local memory: A's K×M (or, with ALK, M×K) and B's K×N, NBUF buffers of each.
 #if SA && A_MK
-#define A_TILE(space, name) space float name[NBUF][MWG][AROW] __attribute__((aligned(16)));  // 16-byte copies land here
+#define A_TILE(space, name) space real name[NBUF][MWG][AROW] __attribute__((aligned(16)));  // 16-byte copies land here
 #elif SA
-#define A_TILE(space, name) space floatM name[NBUF][KWG][MWGV + PADA];
+#define A_TILE(space, name) space realM name[NBUF][KWG][MWGV + PADA];
 #else
 #define A_TILE(space, name)
 #endif
 #if SB
-#define B_TILE(space, name) space floatN name[NBUF][KWG][NWGV + PADB];
+#define B_TILE(space, name) space realN name[NBUF][KWG][NWGV + PADB];
 #else
 #define B_TILE(space, name)
 #endif
@@ -30,7 +30,7 @@
 #else
 #define UNION_TILES
 #endif
-#define LOCAL_TILES __local union { UNION_TILES floatN sums[KSLICE - 1][MWI * NWIV][WIS]; } shared_local;
+#define LOCAL_TILES __local union { UNION_TILES realN sums[KSLICE - 1][MWI * NWIV][WIS]; } shared_local;
 #define As shared_local.tiles.a
 #define Bs shared_local.tiles.b
 #define slice_sums shared_local.sums
@@ -38,21 +38,22 @@
 #define LOCAL_TILES A_TILE(__local, As) B_TILE(__local, Bs)
 #endif
 
-// Where the operands' tile begins (At, B); offsets and leading dimensions come in units of a_t
-// and b_t.
+// Where the operands' tile begins (At, B): column m0 of At (in vectors, or in elements), or row m0
+// of the stored A; column n0 of B, or row n0 of the stored N×K B. Offsets and leading dimensions
+// come in units of a_t and b_t.
 #if A_KM && A_VEC
 #define A_ORIGIN __global const a_t* restrict At = A0 + a_off_v + m0v;
 #elif A_KM
-#define A_ORIGIN __global const a_t* restrict At = A0 + a_off_v + m0v * VWM;  /* column m0 of At, in floats */
+#define A_ORIGIN __global const a_t* restrict At = A0 + a_off_v + m0v * VWM;
 #else
-#define A_ORIGIN __global const a_t* restrict At = A0 + a_off_v + (size_t)m0v * VWM * lda_v;  /* row m0 of the stored A */
+#define A_ORIGIN __global const a_t* restrict At = A0 + a_off_v + (size_t)m0v * VWM * lda_v;
 #endif
 #if B_KN && B_VEC
 #define B_ORIGIN __global const b_t* restrict B = B0 + b_off_v + n0v;
 #elif B_KN
 #define B_ORIGIN __global const b_t* restrict B = B0 + b_off_v + n0v * VWN;
 #else
-#define B_ORIGIN __global const b_t* restrict B = B0 + b_off_v + (size_t)n0v * VWN * ldb_v;  /* row n0 of the stored N×K B */
+#define B_ORIGIN __global const b_t* restrict B = B0 + b_off_v + (size_t)n0v * VWN * ldb_v;
 #endif
 
 // Guarded element reads: zero outside the matrix (only compiled in when the shape needs it).
@@ -81,13 +82,13 @@
 
 #if A_MK && A_VEC
 // Four k of row m of the stored A from k on (k a multiple of 4); zero outside the matrix.
-inline float4 a_piece(__global const float4* restrict at, const int m, const int k, const int lda_v, const bool in_m,
-                      const int K) {
-  if (!in_m) return (float4)(0.0f);
+inline real4 a_piece(__global const real4* restrict at, const int m, const int k, const int lda_v, const bool in_m,
+                     const int K) {
+  if (!in_m) return (real4)(ZERO);
 #if GUARD_K
   if (k + 4 > K) {  // the row's last vector, partly past K
-    __global const float* row = (__global const float*)(at + (size_t)m * lda_v);
-    return (float4)(k < K ? row[k] : 0.0f, k + 1 < K ? row[k + 1] : 0.0f, k + 2 < K ? row[k + 2] : 0.0f, 0.0f);
+    __global const real* row = (__global const real*)(at + (size_t)m * lda_v);
+    return (real4)(k < K ? row[k] : ZERO, k + 1 < K ? row[k + 1] : ZERO, k + 2 < K ? row[k + 2] : ZERO, ZERO);
   }
 #endif
   return at[(size_t)m * lda_v + k / 4];
@@ -99,7 +100,7 @@ inline float4 a_piece(__global const float4* restrict at, const int m, const int
 #if A_KM
 // Vector id of the tile: row id / MWGV (a k), column id % MWGV (a vector of m).
 #define A_ELEM(t, id) ((IN_K((t) + (id) / MWGV) && IN_MV(m0v + (id) % MWGV)) \
-    ? At[(size_t)((t) + (id) / MWGV) * lda_v + (id) % MWGV] : (floatM)(0.0f))
+    ? At[(size_t)((t) + (id) / MWGV) * lda_v + (id) % MWGV] : (realM)(ZERO))
 #define A_STORE(b, id, value) As[b][(id) / MWGV][(id) % MWGV] = (value)
 #elif A_MK
 // Piece id of the tile: row A_PM (an m), first k A_PK; consecutive work-items read consecutive
@@ -108,22 +109,22 @@ inline float4 a_piece(__global const float4* restrict at, const int m, const int
 #define A_PK(id) ((id) % (KWG / AW) * AW)
 #if AW == 4
 #define A_ELEM(t, id) a_piece(At, A_PM(id), (t) + A_PK(id), lda_v, IN_M(m0v * VWM + A_PM(id)), K)
-#define A_STORE(b, id, value) *(__local float4*)&As[b][A_PM(id)][A_PK(id)] = (value)
+#define A_STORE(b, id, value) *(__local real4*)&As[b][A_PM(id)][A_PK(id)] = (value)
 #else
 #define A_ELEM(t, id) ((IN_M(m0v * VWM + A_PM(id)) && IN_K((t) + A_PK(id))) \
-    ? At[(size_t)A_PM(id) * lda_v + (t) + A_PK(id)] : 0.0f)
+    ? At[(size_t)A_PM(id) * lda_v + (t) + A_PK(id)] : ZERO)
 #define A_STORE(b, id, value) As[b][A_PM(id)][A_PK(id)] = (value)
 #endif
 #else
 // Float id of the tile: row id / KWG (an m), column id % KWG (a k): consecutive work-items read
 // consecutive k of a row, and store them transposed into As[k][m].
 #define A_ELEM(t, id) ((IN_M(m0v * VWM + (id) / KWG) && IN_K((t) + (id) % KWG)) \
-    ? At[(size_t)((id) / KWG) * lda_v + (t) + (id) % KWG] : 0.0f)
+    ? At[(size_t)((id) / KWG) * lda_v + (t) + (id) % KWG] : ZERO)
 #define A_STORE(b, id, value) \
-  ((__local float*)As[b][(id) % KWG])[(id) / KWG] = (value)
+  ((__local real*)As[b][(id) % KWG])[(id) / KWG] = (value)
 #endif
 #define B_ELEM(t, id) ((IN_K((t) + (id) / NWGV) && IN_NV(n0v + (id) % NWGV)) \
-    ? B[(size_t)((t) + (id) / NWGV) * ldb_v + (id) % NWGV] : (floatN)(0.0f))
+    ? B[(size_t)((t) + (id) / NWGV) * ldb_v + (id) % NWGV] : (realN)(ZERO))
 #define B_STORE(b, id, value) Bs[b][(id) / NWGV][(id) % NWGV] = (value)
 
 // This work-item's share of a tile, without the pipeline; nothing for an operand that is not
@@ -144,7 +145,7 @@ inline float4 a_piece(__global const float4* restrict at, const int m, const int
 #endif
 #if SB
 #define LOAD_B(b, t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) B_STORE(b, l * WGS + lid, B_ELEM(t, l * WGS + lid));
-#define DB_REGS_B floatN rb[LPTB];
+#define DB_REGS_B realN rb[LPTB];
 #define FETCH_B(t) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) rb[l] = B_ELEM(t, l * WGS + lid);
 #define PUT_B(b) _Pragma("unroll") for (int l = 0; l < LPTB; ++l) B_STORE(b, l * WGS + lid, rb[l]);
 #else
