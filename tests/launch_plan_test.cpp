@@ -143,6 +143,29 @@ TEST(LaunchPlan, ScaleOnlyAndEmptyCalls) {
   EXPECT_TRUE(plan_call(d, dense(0, 40, 50), {}).commands.empty());
 }
 
+// A batch runs in one launch per command up to 65535 items (NVIDIA's grid along the second and
+// third dimensions); beyond, and where packed operands would pass 256 MiB, in pieces that follow
+// each other.
+TEST(LaunchPlan, LargeBatchesRunInPieces) {
+  const DeviceInfo& d = shared_context().info();
+  GemmOptions direct;
+  direct.force_path = GemmPath::Direct;
+  CallPlan p = plan_call(d, dense(8, 8, 8), direct, 70000, 64, 64, 64);
+  ASSERT_EQ(kernels(p), (std::vector<std::string>{"gemm_direct", "gemm_direct"}));
+  EXPECT_EQ(p.commands[0].global[2] + p.commands[1].global[2], 70000u);
+  GemmOptions packed;
+  packed.force_path = GemmPath::Packed;
+  packed.force_params = {{"PACKA", 1}, {"MWG", 64}, {"NWG", 64}, {"KWG", 16}};
+  // A packed 64×64 item takes 16 KiB: 16384 items a piece, so 40000 in three.
+  p = plan_call(d, dense(64, 64, 64), packed, 40000, 64 * 64, 64 * 64, 64 * 64);
+  EXPECT_EQ(kernels(p).size(), 6u) << p.describe();
+  EXPECT_EQ(temporary_bytes(p, "packed A"), 16384u * 64 * 64 * sizeof(float));
+  size_t items = 0;
+  for (const auto& c : p.commands)
+    if (c.kernel == "xgemm") items += c.global[2];
+  EXPECT_EQ(items, 40000u);
+}
+
 TEST(LaunchPlan, RefusesWhatGemmRefuses) {
   const DeviceInfo& d = shared_context().info();
   GemmCall bad = dense(10, 10, 10);

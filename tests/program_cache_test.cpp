@@ -87,7 +87,7 @@ TEST(ProgramCache, ContextRebuildsAfterCorruptEntry) {
   const std::string saved = old ? old : "";
   setenv("CLGEMM_CACHE_DIR", dir.str().c_str(), 1);
   const DeviceInfo dev = shared_context().info();
-  const std::vector<std::string> src = {"util/prepare_operand.cl"};
+  const std::vector<std::string> src = {"common/vectors.cl", "util/prepare_operand.cl"};
   const std::string opts = "-DTILE=32 -DTILE_ROWS=8 -DTRANSPOSE=1 -DCACHE_TEST=" + std::to_string(fresh_seed() % 100000);
   {
     Context ctx(dev);

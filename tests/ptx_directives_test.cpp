@@ -87,7 +87,8 @@ TEST(PtxDirectives, RefusesWhatItCannotEdit) {
 // NVIDIA the capped build runs. gemm_scale (C = beta·C) checks the kernel's work.
 TEST(PtxDirectives, CappedKernelRuns) {
   const Context& ctx = shared_context();
-  cl::Kernel k = ctx.kernel({"util/scale.cl"}, "-DWG_X=8 -DWG_Y=8", "gemm_scale", 2);
+  cl::Kernel k =
+      ctx.kernel({"common/vectors.cl", "common/batch.cl", "util/scale.cl"}, "-DWG_X=8 -DWG_Y=8", "gemm_scale", 2);
   const int m = 3, n = 5, ldc = 7;
   std::vector<float> host(size_t(m) * ldc);
   for (size_t i = 0; i < host.size(); ++i) host[i] = float(i) + 0.5f;
@@ -99,6 +100,9 @@ TEST(PtxDirectives, CappedKernelRuns) {
   k.setArg(arg++, c);
   k.setArg(arg++, cl_ulong(0));
   k.setArg(arg++, cl_int(ldc));
+  k.setArg(arg++, cl_ulong(0));            // c_stride: one item
+  k.setArg(arg++, sizeof(cl_mem), nullptr);  // no per-item arrays
+  k.setArg(arg++, sizeof(cl_mem), nullptr);
   ctx.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(8, 8), cl::NDRange(8, 8));
   std::vector<float> out(host.size());
   ctx.queue().enqueueReadBuffer(c, CL_TRUE, 0, out.size() * sizeof(float), out.data());

@@ -55,7 +55,7 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
   spec = detail::to_row_major(call, std::move(spec));
   const cl::CommandQueue q(queue, true);
   if (options.events) options.events->clear();
-  const detail::LaunchPlan plan = scale_only ? detail::build_scale_plan(g, spec)
+  const detail::LaunchPlan plan = scale_only ? detail::build_scale_plan(ctx.info(), g, spec)
                                              : detail::build_launch_plan(ctx.info(), detail::plan_parts(ctx.info(), g, spec, options));
   hand_back(detail::enqueue_plan(ctx, q, plan, {g.a.buffer, g.b.buffer, g.c.buffer}, options.events), event);
 }

@@ -26,7 +26,7 @@ CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOpt
   const bool col = call.layout == Layout::ColMajor;
   detail::LaunchPlan launch;
   if (call.k == 0 || call.alpha == 0.0f) {
-    launch = detail::build_scale_plan(g, spec);
+    launch = detail::build_scale_plan(device, g, spec);
   } else {
     const std::vector<detail::GemmPart> parts = detail::plan_parts(device, g, spec, options);
     // The parts' blocks in the caller's terms: a column-major C is the transpose of the row-major

@@ -19,17 +19,39 @@ namespace {
 
 constexpr size_t kScaleX = 32, kScaleY = 8;
 
+// A batch runs in one launch per command, its items along an NDRange dimension, up to this many:
+// NVIDIA runs at most 65535 work-groups along the second and third dimensions (CUDA's grid), and
+// a batch whose operands are packed packs them all before its GEMM, which takes memory.
+constexpr size_t kMaxItemsPerLaunch = 65535;
+constexpr size_t kMaxPackedBytes = size_t(256) << 20;
+
 using Arg = KernelArg;
 
-// alpha, beta and the three offsets of batch item `i`.
-struct BatchItem {
-  float alpha, beta;
-  size_t a, b, c;
+// A piece of a batch, in one launch per command: its first item's offsets in g, and the strides
+// or arrays of its items in s.
+struct Piece {
+  RowMajorGemm g;
+  BatchSpec s;
 };
 
-BatchItem batch_item(const RowMajorGemm& g, const BatchSpec& s, size_t i) {
-  if (s.arrays) return {s.alphas[i], s.betas[i], s.a_offsets[i], s.b_offsets[i], s.c_offsets[i]};
-  return {g.alpha, g.beta, g.a.offset + i * s.a_stride, g.b.offset + i * s.b_stride, g.c.offset + i * s.c_stride};
+// The batch in pieces of at most `most` items (one piece if it holds no more).
+std::vector<Piece> pieces(const RowMajorGemm& g, const BatchSpec& s, size_t most) {
+  most = std::max<size_t>(1, std::min(most, kMaxItemsPerLaunch));
+  if (s.count <= most) return {{g, s}};
+  std::vector<Piece> out;
+  for (size_t first = 0; first < s.count; first += most) {
+    Piece p{g, s};
+    p.s.count = std::min(most, s.count - first);
+    if (s.arrays) {
+      auto slice = [&](const auto& v) { return std::decay_t<decltype(v)>(v.begin() + first, v.begin() + first + p.s.count); };
+      p.s.alphas = slice(s.alphas), p.s.betas = slice(s.betas);
+      p.s.a_offsets = slice(s.a_offsets), p.s.b_offsets = slice(s.b_offsets), p.s.c_offsets = slice(s.c_offsets);
+    } else {
+      p.g.a.offset += first * s.a_stride, p.g.b.offset += first * s.b_stride, p.g.c.offset += first * s.c_stride;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 // Whether an operand's leading dimension, offset, batch stride and per-batch offsets are all
@@ -68,17 +90,17 @@ class Builder {
     plan_.temporaries.push_back({role, bytes, zeroed});
     return plan_.temporaries.size() - 1;
   }
-  // The part's per-item arrays (BATCH_ARRAYS), uploaded once for all its commands.
+  // A piece's per-item arrays (BATCH_ARRAYS), uploaded once for all the commands that read them.
   std::pair<Arg, Arg> batch_arrays(const BatchSpec& s) {
     if (!s.arrays) return {Arg::mem(BufferRole::None), Arg::mem(BufferRole::None)};
-    if (plan_.batch_arrays.size() <= part_) plan_.batch_arrays.resize(part_ + 1);
-    BatchArrays& arrays = plan_.batch_arrays[part_];
-    if (arrays.scalars.empty())
-      for (size_t i = 0; i < s.count; ++i) {
-        arrays.scalars.insert(arrays.scalars.end(), {s.alphas[i], s.betas[i]});
-        arrays.offsets.insert(arrays.offsets.end(), {s.a_offsets[i], s.b_offsets[i], s.c_offsets[i]});
-      }
-    return {Arg::mem(BufferRole::BatchScalars, part_), Arg::mem(BufferRole::BatchOffsets, part_)};
+    BatchArrays arrays;
+    for (size_t i = 0; i < s.count; ++i) {
+      arrays.scalars.insert(arrays.scalars.end(), {s.alphas[i], s.betas[i]});
+      arrays.offsets.insert(arrays.offsets.end(), {s.a_offsets[i], s.b_offsets[i], s.c_offsets[i]});
+    }
+    plan_.batch_arrays.push_back(std::move(arrays));
+    const size_t index = plan_.batch_arrays.size() - 1;
+    return {Arg::mem(BufferRole::BatchScalars, index), Arg::mem(BufferRole::BatchOffsets, index)};
   }
   const DeviceInfo& device() const { return device_; }
 
@@ -93,92 +115,140 @@ std::vector<Arg> shape_args(const RowMajorGemm& g) {
   return {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)), Arg::f32(g.alpha), Arg::f32(g.beta)};
 }
 
-void add_direct(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = direct_descriptor();
-  Command c;
-  c.what = "direct";
-  c.sources = d.program_sources();
-  c.entry = d.entry;
-  c.options = build_options(plan.params) + flag("TRANS_A", g.trans_a) + flag("TRANS_B", g.trans_b) +
-              flag("BATCH_ARRAYS", s.arrays);
-  c.args = shape_args(g);
-  const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
-                                                               {&g.c, BufferRole::C}};
-  for (const auto& [r, role] : operands) {
-    const size_t stride = role == BufferRole::A ? s.a_stride : role == BufferRole::B ? s.b_stride : s.c_stride;
-    c.args.insert(c.args.end(), {Arg::mem(role), Arg::u64(r->offset), Arg::i32(int64_t(r->ld)), Arg::u64(stride)});
+  for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
+    const RowMajorGemm& g = piece.g;
+    const BatchSpec& s = piece.s;
+    Command c;
+    c.what = "direct";
+    c.sources = d.program_sources();
+    c.entry = d.entry;
+    c.options = build_options(plan.params) + flag("TRANS_A", g.trans_a) + flag("TRANS_B", g.trans_b) +
+                flag("BATCH_ARRAYS", s.arrays);
+    c.args = shape_args(g);
+    const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
+                                                                 {&g.c, BufferRole::C}};
+    for (const auto& [r, role] : operands) {
+      const size_t stride = role == BufferRole::A ? s.a_stride : role == BufferRole::B ? s.b_stride : s.c_stride;
+      c.args.insert(c.args.end(), {Arg::mem(role), Arg::u64(r->offset), Arg::i32(int64_t(r->ld)), Arg::u64(stride)});
+    }
+    const auto [scalars, offsets] = b.batch_arrays(s);
+    c.args.insert(c.args.end(), {scalars, offsets});
+    const cl::NDRange global = d.global({g.m, g.n, g.k}, plan.params), local = d.local(plan.params);
+    c.dims = 3;
+    c.global = {global[0], global[1], s.count};
+    c.local = {local[0], local[1], 1};
+    b.add(std::move(c));
   }
-  const auto [scalars, offsets] = b.batch_arrays(s);
-  c.args.insert(c.args.end(), {scalars, offsets});
-  const cl::NDRange global = d.global({g.m, g.n, g.k}, plan.params), local = d.local(plan.params);
-  c.dims = 3;
-  c.global = {global[0], global[1], s.count};
-  c.local = {local[0], local[1], 1};
-  b.add(std::move(c));
 }
 
 // The tall kernel reads op(A) along k in place: the planner gives it only calls whose op(A) has
 // rows contiguous along k (plan/plan_call.cpp).
-void add_tall(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
-  if (g.trans_a) throw Error(Status::InternalError, "the tall kernel was planned for a transposed A");
+void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, const GemmPlan& plan) {
+  if (call.trans_a) throw Error(Status::InternalError, "the tall kernel was planned for a transposed A");
   const KernelParams& ps = plan.params;
-  const bool a_vec = aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4);
-  const bool b_aligned = aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4);
-  const bool b_vec = !g.trans_b && b_aligned && g.n == size_t(p(ps, "NB"));
-  const bool b_kvec = g.trans_b && b_aligned;
-  const bool b_rows = !g.trans_b && !b_vec;  // row-major B that is not in whole float4 rows
-  // B(p, j) = B[p·b_ks + j·b_ns]: stored k×n, or n×k when transposed.
-  const int64_t b_ks = g.trans_b ? 1 : int64_t(g.b.ld), b_ns = g.trans_b ? int64_t(g.b.ld) : 1;
-  Command c;
-  c.what = "tall";
-  c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall.cl"};
-  c.entry = "gemm_tall";
-  c.options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
-              flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
-  c.args = shape_args(g);
-  c.args.insert(c.args.end(), {Arg::mem(BufferRole::A), Arg::u64(g.a.offset), Arg::i32(int64_t(g.a.ld)),
-                               Arg::u64(s.a_stride), Arg::mem(BufferRole::B), Arg::u64(g.b.offset), Arg::i32(b_ks),
-                               Arg::i32(b_ns), Arg::u64(s.b_stride), Arg::mem(BufferRole::C), Arg::u64(g.c.offset),
-                               Arg::i32(int64_t(g.c.ld)), Arg::u64(s.c_stride)});
-  const auto [scalars, offsets] = b.batch_arrays(s);
-  c.args.insert(c.args.end(), {scalars, offsets});
-  const size_t threads = tall_threads(ps), groups = (g.m + tall_rows(ps) - 1) / tall_rows(ps);
-  c.dims = 2;
-  c.global = {groups * threads, s.count, 1};
-  c.local = {threads, 1, 1};
-  b.add(std::move(c));
+  for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
+    const RowMajorGemm& g = piece.g;
+    const BatchSpec& s = piece.s;
+    const bool a_vec = aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4);
+    const bool b_aligned = aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4);
+    const bool b_vec = !g.trans_b && b_aligned && g.n == size_t(p(ps, "NB"));
+    const bool b_kvec = g.trans_b && b_aligned;
+    const bool b_rows = !g.trans_b && !b_vec;  // row-major B that is not in whole float4 rows
+    // B(p, j) = B[p·b_ks + j·b_ns]: stored k×n, or n×k when transposed.
+    const int64_t b_ks = g.trans_b ? 1 : int64_t(g.b.ld), b_ns = g.trans_b ? int64_t(g.b.ld) : 1;
+    Command c;
+    c.what = "tall";
+    c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall.cl"};
+    c.entry = "gemm_tall";
+    c.options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
+                flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
+    c.args = shape_args(g);
+    c.args.insert(c.args.end(), {Arg::mem(BufferRole::A), Arg::u64(g.a.offset), Arg::i32(int64_t(g.a.ld)),
+                                 Arg::u64(s.a_stride), Arg::mem(BufferRole::B), Arg::u64(g.b.offset), Arg::i32(b_ks),
+                                 Arg::i32(b_ns), Arg::u64(s.b_stride), Arg::mem(BufferRole::C), Arg::u64(g.c.offset),
+                                 Arg::i32(int64_t(g.c.ld)), Arg::u64(s.c_stride)});
+    const auto [scalars, offsets] = b.batch_arrays(s);
+    c.args.insert(c.args.end(), {scalars, offsets});
+    const size_t threads = tall_threads(ps), groups = (g.m + tall_rows(ps) - 1) / tall_rows(ps);
+    c.dims = 2;
+    c.global = {groups * threads, s.count, 1};
+    c.local = {threads, 1, 1};
+    b.add(std::move(c));
+  }
 }
 
-// Packs batch item `it`'s operands into zero-padded temporaries, each only where given (a_temp or
-// b_temp not null): op(A) into At (K×M), op(B) into K×N.
-void add_packs(Builder& b, const RowMajorGemm& g, const BatchItem& it, const size_t* a_temp, const size_t* b_temp,
-               const GemmShape& padded) {
-  if (a_temp) {
+// How one operand of a tile kernel (xgemm, xmma) reaches it: a packed temporary, or the caller's
+// buffer read in place in units of `unit` elements.
+struct TileOperand {
+  bool packed = false;
+  size_t temp = 0;       // the temporary, when packed
+  size_t item = 0;       // elements of one packed item (padded rows × columns)
+  size_t unit = 1;       // what the kernel counts offsets and row lengths in, in place
+  size_t packed_ld = 0;  // the packed rows' length, in the kernel's units
+};
+
+// Whether every per-item offset of a batch given by arrays is a multiple of 4 (true without them).
+bool every_on_4(const std::vector<size_t>& offsets) {
+  return std::all_of(offsets.begin(), offsets.end(), [](size_t o) { return o % 4 == 0; });
+}
+
+// Packs the piece's operands, each only where packed, into its temporary: op(A) into At (K×M),
+// op(B) into K×N, zero-padded, one item after the other; every item in one launch per operand.
+void add_packs(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const TileOperand& a, const TileOperand& bo,
+               const GemmShape& padded, const Arg& offsets) {
+  if (a.packed) {
     // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
-    const OperandSource src{Arg::mem(BufferRole::A), it.a, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
-    Command c = prepare_operand_command(b.device(), src, !g.trans_a, Arg::mem(BufferRole::Temporary, *a_temp),
-                                        padded.k, padded.m);
+    const OperandSource src{Arg::mem(BufferRole::A), g.a.offset, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
+    Command c = prepare_operand_command(b.device(), src, !g.trans_a, Arg::mem(BufferRole::Temporary, a.temp),
+                                        padded.k, padded.m, 0,
+                                        {s.count, s.a_stride, a.item, offsets, s.arrays, 0, every_on_4(s.a_offsets)});
     c.what = "pack op(A) into At: " + c.what;
     b.add(std::move(c));
   }
-  if (b_temp) {
-    const OperandSource src{Arg::mem(BufferRole::B), it.b, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
-    Command c = prepare_operand_command(b.device(), src, g.trans_b, Arg::mem(BufferRole::Temporary, *b_temp), padded.k,
-                                        padded.n);
+  if (bo.packed) {
+    const OperandSource src{Arg::mem(BufferRole::B), g.b.offset, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
+    Command c = prepare_operand_command(b.device(), src, g.trans_b, Arg::mem(BufferRole::Temporary, bo.temp),
+                                        padded.k, padded.n, 0,
+                                        {s.count, s.b_stride, bo.item, offsets, s.arrays, 1, every_on_4(s.b_offsets)});
     c.what = "pack op(B): " + c.what;
     b.add(std::move(c));
   }
 }
 
 // The arguments xgemm.cl and xmma.cl both open with: M, N, K and the padded K, alpha and beta;
-// A and B each as buffer, offset and row length in the units the kernel loads them in; C with
-// its offset and ldc; the tiles per row of C.
-std::vector<Arg> tile_kernel_args(const RowMajorGemm& g, const BatchItem& it, size_t pk, const Arg& a, size_t a_off,
-                                  size_t lda, const Arg& b, size_t b_off, size_t ldb, size_t tiles_n) {
-  return {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)), Arg::i32(int64_t(pk)),
-          Arg::f32(it.alpha),     Arg::f32(it.beta),      a,                      Arg::u64(a_off),
-          Arg::i32(int64_t(lda)), b,                      Arg::u64(b_off),        Arg::i32(int64_t(ldb)),
-          Arg::mem(BufferRole::C), Arg::u64(it.c),        Arg::i32(int64_t(g.c.ld)), Arg::i32(int64_t(tiles_n))};
+// A and B each as buffer, offset, row length and item stride in the units the kernel loads them
+// in; C with its offset, ldc and item stride.
+std::vector<Arg> tile_kernel_args(const RowMajorGemm& g, const BatchSpec& s, size_t pk, const TileOperand& a,
+                                  const TileOperand& b) {
+  const auto operand = [](const TileOperand& t, BufferRole role, const MatrixRef& r, size_t stride) {
+    if (t.packed)
+      return std::vector<Arg>{Arg::mem(BufferRole::Temporary, t.temp), Arg::u64(0), Arg::i32(int64_t(t.packed_ld)),
+                              Arg::u64(t.item / t.unit)};
+    return std::vector<Arg>{Arg::mem(role), Arg::u64(r.offset / t.unit), Arg::i32(int64_t(r.ld / t.unit)),
+                            Arg::u64(stride / t.unit)};
+  };
+  std::vector<Arg> args = {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)),
+                           Arg::i32(int64_t(pk)), Arg::f32(g.alpha), Arg::f32(g.beta)};
+  for (const auto& v : {operand(a, BufferRole::A, g.a, s.a_stride), operand(b, BufferRole::B, g.b, s.b_stride)})
+    args.insert(args.end(), v.begin(), v.end());
+  args.insert(args.end(), {Arg::mem(BufferRole::C), Arg::u64(g.c.offset), Arg::i32(int64_t(g.c.ld)), Arg::u64(s.c_stride)});
+  return args;
+}
+
+// Where a tile kernel's A and B offsets come from in a batch given by arrays: the arrays for an
+// operand read in place, in its units; a fixed stride for a packed one.
+std::string batch_options(const BatchSpec& s, const TileOperand& a, const TileOperand& b) {
+  return flag("BATCH_ARRAYS", s.arrays) + flag("A_ARRAY", s.arrays && !a.packed) +
+         flag("B_ARRAY", s.arrays && !b.packed) + " -DA_UNIT=" + std::to_string(a.unit) +
+         " -DB_UNIT=" + std::to_string(b.unit);
+}
+
+// The largest piece of a batch whose packed operands stay within kMaxPackedBytes.
+size_t items_per_piece(const TileOperand& a, const TileOperand& b) {
+  const size_t bytes = ((a.packed ? a.item : 0) + (b.packed ? b.item : 0)) * sizeof(float);
+  return bytes == 0 ? kMaxItemsPerLaunch : std::max<size_t>(1, kMaxPackedBytes / bytes);
 }
 
 void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
@@ -240,55 +310,58 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
   const size_t blocks = full_tiles + sk_groups;
   const bool guard_m = !a_packed && g.m != pm, guard_n = !b_packed && g.n != pn,
              guard_k = (!a_packed || !b_packed) && g.k != pk;
+  // Offsets, leading dimensions and strides go to the kernel in units of what it loads: vectors
+  // where the operand arrives in vectors, floats otherwise.
+  TileOperand a{a_packed, 0, pk * pm, !a_vec ? 1 : a_km ? vwm : 4, pm / vwm};
+  TileOperand bo{b_packed, 0, pk * pn, b_kn && b_vec ? vwn : 1, pn / vwn};
   // NV_FENCE: the split kernel's fence between its partial sums and its count, in PTX on NVIDIA.
   const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
                               flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
                               flag("SPLIT", split) + " -DSPLITS=" + std::to_string(max_parts) +
-                              flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && has_cp_async(b.device()));
-  // Offsets and leading dimensions go to the kernel in units of what it loads: vectors where the
-  // operand arrives in vectors, floats otherwise.
-  const size_t a_unit = !a_vec ? 1 : a_km ? vwm : 4, b_unit = b_kn && b_vec ? vwn : 1;
+                              flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && has_cp_async(b.device())) +
+                              batch_options(s, a, bo);
+  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo));
+  const size_t items = batch.front().s.count;  // the most in one piece
 
-  // Temporaries: the packed operands, the split-K workspace of partial tiles and a zeroed count
-  // per split tile. The kernel sets each count back to zero when its tile is done, so both serve
-  // the next batch item and the next call. (A kernel aborted midway would leave counts set in the
-  // kept buffer; nothing guards against that.)
-  size_t a_temp = 0, b_temp = 0, ws = 0, counters = 0;
-  if (a_packed) a_temp = b.temporary("packed A", pk * pm * sizeof(float));
-  if (b_packed) b_temp = b.temporary("packed B", pk * pn * sizeof(float));
+  // Temporaries for a piece: the packed operands, item after item; the split-K workspace of
+  // partial tiles and a zeroed count per split tile, for each item. The kernel sets each count
+  // back to zero when its tile is done, so both serve the next piece and the next call. (A kernel
+  // aborted midway would leave counts set in the kept buffer; nothing guards against that.)
+  if (a.packed) a.temp = b.temporary("packed A", items * a.item * sizeof(float));
+  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * sizeof(float));
+  size_t ws = 0, counters = 0;
   if (split) {
-    ws = b.temporary("split-K workspace", split_tiles * max_parts * mwg * nwg * sizeof(float));
-    counters = b.temporary("split-K counts", split_tiles * sizeof(int32_t), true);
+    ws = b.temporary("split-K workspace", items * split_tiles * max_parts * mwg * nwg * sizeof(float));
+    counters = b.temporary("split-K counts", items * split_tiles * sizeof(int32_t), true);
   }
-  const Arg a_arg = a_packed ? Arg::mem(BufferRole::Temporary, a_temp) : Arg::mem(BufferRole::A);
-  const Arg b_arg = b_packed ? Arg::mem(BufferRole::Temporary, b_temp) : Arg::mem(BufferRole::B);
 
   // Split-K numbers its groups along one dimension: the whole tiles, then the parts; each group
-  // keeps the work-group shape (slices of sliced K along the third dimension).
+  // keeps the work-group shape (slices of sliced K along the third dimension, which also holds
+  // the batch's items).
   const cl::NDRange local = d.local(ps);
   const cl::NDRange global = split ? cl::NDRange(blocks * local[0], local[1], local[2]) : d.global({pm, pn, pk}, ps);
   // MINWG caps the registers of the unsplit kernel only: the split builds of 128×128 tiles take
   // 128 by themselves and ran the same capped or not (H200, ±1 %).
   const unsigned min_groups = split ? 0u : unsigned(p(ps, "MINWG"));
-  for (size_t i = 0; i < s.count; ++i) {
-    const BatchItem it = batch_item(g, s, i);
-    add_packs(b, g, it, a_packed ? &a_temp : nullptr, b_packed ? &b_temp : nullptr, {pm, pn, pk});
+  for (const Piece& piece : batch) {
+    const auto [scalars, offsets] = b.batch_arrays(piece.s);
+    add_packs(b, piece.g, piece.s, a, bo, {pm, pn, pk}, offsets);
     Command c;
     c.what = "xgemm";
     c.sources = d.program_sources();
     c.entry = d.entry;
     c.options = options;
     c.min_groups_per_cu = min_groups;
-    c.args = tile_kernel_args(g, it, pk, a_arg, a_packed ? 0 : it.a / a_unit, a_packed ? pm / vwm : g.a.ld / a_unit,
-                              b_arg, b_packed ? 0 : it.b / b_unit, b_packed ? pn / vwn : g.b.ld / b_unit, tiles_n);
-    c.args.insert(c.args.end(), {Arg::i32(int64_t(full_tiles)), Arg::i32(int64_t(split_tiles)),
-                                 Arg::i32(int64_t(sk_groups)),
+    c.args = tile_kernel_args(piece.g, piece.s, pk, a, bo);
+    c.args.insert(c.args.end(), {Arg::i32(int64_t(tiles_n)), Arg::i32(int64_t(full_tiles)),
+                                 Arg::i32(int64_t(split_tiles)), Arg::i32(int64_t(sk_groups)),
                                  split ? Arg::mem(BufferRole::Temporary, ws) : Arg::mem(BufferRole::None),
-                                 split ? Arg::mem(BufferRole::Temporary, counters) : Arg::mem(BufferRole::None)});
-    c.dims = global.dimensions();
-    c.global = {global[0], c.dims > 1 ? global[1] : 1, c.dims > 2 ? global[2] : 1};
-    c.local = {local[0], local.dimensions() > 1 ? local[1] : 1, local.dimensions() > 2 ? local[2] : 1};
+                                 split ? Arg::mem(BufferRole::Temporary, counters) : Arg::mem(BufferRole::None),
+                                 scalars, offsets});
+    c.dims = 3;
+    c.global = {global[0], global[1], global[2] * piece.s.count};
+    c.local = {local[0], local[1], local[2]};
     b.add(std::move(c));
   }
 }
@@ -305,25 +378,26 @@ void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
       !(g.trans_a && g.m == pm && g.k == pk && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4));
   const bool b_packed =
       !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4));
-  size_t a_temp = 0, b_temp = 0;
-  if (a_packed) a_temp = b.temporary("packed A", pk * pm * sizeof(float));
-  if (b_packed) b_temp = b.temporary("packed B", pk * pn * sizeof(float));
-  const Arg a_arg = a_packed ? Arg::mem(BufferRole::Temporary, a_temp) : Arg::mem(BufferRole::A);
-  const Arg b_arg = b_packed ? Arg::mem(BufferRole::Temporary, b_temp) : Arg::mem(BufferRole::B);
+  TileOperand a{a_packed, 0, pk * pm, 4, pm / 4};
+  TileOperand bo{b_packed, 0, pk * pn, 4, pn / 4};
+  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo));
+  const size_t items = batch.front().s.count;
+  if (a.packed) a.temp = b.temporary("packed A", items * a.item * sizeof(float));
+  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * sizeof(float));
   const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
-  for (size_t i = 0; i < s.count; ++i) {
-    const BatchItem it = batch_item(g, s, i);
-    add_packs(b, g, it, a_packed ? &a_temp : nullptr, b_packed ? &b_temp : nullptr, {pm, pn, pk});
+  for (const Piece& piece : batch) {
+    const auto [scalars, offsets] = b.batch_arrays(piece.s);
+    add_packs(b, piece.g, piece.s, a, bo, {pm, pn, pk}, offsets);
     Command c;
     c.what = "xmma";
     c.sources = d.program_sources();
     c.entry = d.entry;
-    c.options = build_options(ps);
-    c.args = tile_kernel_args(g, it, pk, a_arg, a_packed ? 0 : it.a / 4, a_packed ? pm / 4 : g.a.ld / 4, b_arg,
-                              b_packed ? 0 : it.b / 4, b_packed ? pn / 4 : g.b.ld / 4, pn / bn);
-    c.dims = global.dimensions();
-    c.global = {global[0], c.dims > 1 ? global[1] : 1, c.dims > 2 ? global[2] : 1};
-    c.local = {local[0], local.dimensions() > 1 ? local[1] : 1, local.dimensions() > 2 ? local[2] : 1};
+    c.options = build_options(ps) + batch_options(piece.s, a, bo);
+    c.args = tile_kernel_args(piece.g, piece.s, pk, a, bo);
+    c.args.insert(c.args.end(), {Arg::i32(int64_t(pn / bn)), scalars, offsets});
+    c.dims = 2;
+    c.global = {global[0], piece.s.count, 1};
+    c.local = {local[0], 1, 1};
     b.add(std::move(c));
   }
 }
@@ -346,21 +420,24 @@ LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPar
   return plan;
 }
 
-LaunchPlan build_scale_plan(const RowMajorGemm& g, const BatchSpec& s) {
+LaunchPlan build_scale_plan(const DeviceInfo& device, const RowMajorGemm& call, const BatchSpec& batch) {
   LaunchPlan plan;
-  for (size_t i = 0; i < s.count; ++i) {
-    const BatchItem it = batch_item(g, s, i);
+  Builder b(device, plan, 0);
+  for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
+    const auto [scalars, offsets] = b.batch_arrays(piece.s);
     Command c;
     c.what = "C = beta*C";
-    c.sources = {"util/scale.cl"};
+    c.sources = {"common/vectors.cl", "common/batch.cl", "util/scale.cl"};
     c.entry = "gemm_scale";
-    c.options = "-DWG_X=" + std::to_string(kScaleX) + " -DWG_Y=" + std::to_string(kScaleY);
-    c.args = {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::f32(it.beta), Arg::mem(BufferRole::C),
-              Arg::u64(it.c), Arg::i32(int64_t(g.c.ld))};
-    c.dims = 2;
-    c.global = {round_up(g.n, kScaleX), round_up(g.m, kScaleY), 1};
+    c.options = "-DWG_X=" + std::to_string(kScaleX) + " -DWG_Y=" + std::to_string(kScaleY) +
+                flag("BATCH_ARRAYS", piece.s.arrays);
+    c.args = {Arg::i32(int64_t(piece.g.m)), Arg::i32(int64_t(piece.g.n)), Arg::f32(piece.g.beta),
+              Arg::mem(BufferRole::C),      Arg::u64(piece.g.c.offset),  Arg::i32(int64_t(piece.g.c.ld)),
+              Arg::u64(piece.s.c_stride),   scalars,                      offsets};
+    c.dims = 3;
+    c.global = {round_up(piece.g.n, kScaleX), round_up(piece.g.m, kScaleY), piece.s.count};
     c.local = {kScaleX, kScaleY, 1};
-    plan.commands.push_back(std::move(c));
+    b.add(std::move(c));
   }
   return plan;
 }

@@ -16,6 +16,6 @@ namespace clgemm::detail {
 LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPart>& parts);
 
 // The commands of C = beta·C alone (k = 0 or alpha = 0): A and B are not read.
-LaunchPlan build_scale_plan(const RowMajorGemm& g, const BatchSpec& batch);
+LaunchPlan build_scale_plan(const DeviceInfo& device, const RowMajorGemm& g, const BatchSpec& batch);
 
 }  // namespace clgemm::detail

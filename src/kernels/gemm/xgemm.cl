@@ -2,8 +2,9 @@
 //
 // It grows out of ladder rung 6 (2D register blocking) with every design choice turned into a
 // parameter that the tuner searches (src/tune/) instead of a constant, and written in `real`
-// (common/vectors.cl: the precision and its arithmetic). The program is common/vectors.cl and
-// these parts, in this order (the descriptor's sources, xgemm_kernel.cpp), then this file:
+// (common/vectors.cl: the precision and its arithmetic). The program is common/vectors.cl,
+// common/batch.cl and these parts, in this order (the descriptor's sources, xgemm_kernel.cpp),
+// then this file:
 //   xgemm/config.cl     the parameters, their defaults and meaning, derived values, #error for
 //                       combinations the kernel cannot build;
 //   xgemm/staging.cl    the local tiles and how tiles reach them: plain loads, double buffering,
@@ -15,12 +16,21 @@
 // configuration (#if in the part, none here but the K loop's two shapes).
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICE)))
-void xgemm(const int M, const int N, const int K, const int Kp, const real alpha, const real beta,
-           __global const a_t* restrict A0, const ulong a_off_v, const int lda_v,
-           __global const b_t* restrict B0, const ulong b_off_v, const int ldb_v,
-           __global real* restrict C0, const ulong c_offset, const int ldc,
+void xgemm(const int M, const int N, const int K, const int Kp, real alpha, real beta,
+           __global const a_t* restrict A0, ulong a_off_v, const int lda_v, const ulong a_stride_v,
+           __global const b_t* restrict B0, ulong b_off_v, const int ldb_v, const ulong b_stride_v,
+           __global real* restrict C0, ulong c_offset, const int ldc, const ulong c_stride,
            const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups,
-           __global realN* restrict ws, __global int* restrict counters) {
+           __global realN* restrict ws, __global int* restrict counters,
+           __global const real* restrict scalars, __global const ulong* restrict offsets) {
+  // A batch in one launch: item get_group_id(2) (the groups' slices run along that dimension too),
+  // its alpha, beta and offsets as common/batch.cl chooses them; with split-K, its own workspace
+  // and counts.
+  const int item = get_group_id(2);
+  select_batch_item(item, &alpha, &beta, &a_off_v, &b_off_v, &c_offset, a_stride_v, b_stride_v, c_stride, scalars,
+                    offsets);
+  ws += (size_t)item * split_tiles * SPLITS * (MWG * NWG / VWN);
+  counters += (size_t)item * split_tiles;
   const int lid2 = get_local_id(1) * NDIMC + get_local_id(0);  // place in the slice
 #if KSLICE > 1
   const int slice = get_local_id(2);

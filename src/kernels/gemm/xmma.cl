@@ -155,10 +155,15 @@ inline float dot_fp32(__global const float* At, const int lda, __global const fl
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
-void xmma(const int M, const int N, const int K, const int Kp, const float alpha, const float beta,
-          __global const float4* restrict A0, const ulong a_off_v, const int lda_v,
-          __global const float4* restrict B0, const ulong b_off_v, const int ldb_v,
-          __global float* restrict C0, const ulong c_offset, const int ldc, const int tiles_n) {
+void xmma(const int M, const int N, const int K, const int Kp, float alpha, float beta,
+          __global const float4* restrict A0, ulong a_off_v, const int lda_v, const ulong a_stride_v,
+          __global const float4* restrict B0, ulong b_off_v, const int ldb_v, const ulong b_stride_v,
+          __global float* restrict C0, ulong c_offset, const int ldc, const ulong c_stride, const int tiles_n,
+          __global const float* restrict scalars, __global const ulong* restrict offsets) {
+  // A batch in one launch: item get_group_id(1), its alpha, beta and offsets as common/batch.cl
+  // chooses them.
+  select_batch_item(get_group_id(1), &alpha, &beta, &a_off_v, &b_off_v, &c_offset, a_stride_v, b_stride_v, c_stride,
+                    scalars, offsets);
   // float4 arrays: cp.async's 16-byte copies need 16-byte aligned destinations.
   __local float4 As4[STAGES][BK * LDA / 4];
   __local float4 Bs4[STAGES][BK * LDB / 4];

@@ -13,6 +13,11 @@
 // the output written along its rows, both coalesced; the extra column shifts each row of the tile
 // to another bank, so reading a tile column does not hit one bank TILE times.
 //
+// A batch runs in one launch: item get_group_id(2) copies its source, src_stride elements after
+// the one before (or, with SRC_ARRAY, from offsets[3·item + SRC_WHICH]: the offset triples of a
+// batch given by arrays, SRC_WHICH 0 for A and 1 for B), into dst, dst_stride elements after the
+// one before.
+//
 // prepare_operand_t4 is the same transpose in float4s, for sources whose rows start on 16-byte
 // boundaries (the host checks ld, the offset, the output width and the panel): 64×64 tiles,
 // 16×16 work-items, each moving four float4 in and four out. A warp then moves 512 bytes per
@@ -30,6 +35,12 @@
 #ifndef PANEL
 #define PANEL 0    // 0: plain row-major output; else the panel width (out_cols a multiple of it)
 #endif
+#ifndef SRC_ARRAY
+#define SRC_ARRAY 0
+#endif
+#ifndef SRC_WHICH
+#define SRC_WHICH 0
+#endif
 #if TILE % TILE_ROWS != 0
 #error "TILE must be a multiple of TILE_ROWS"
 #endif
@@ -40,21 +51,28 @@
 #define OUT_INDEX(r, c) ((size_t)(r) * out_cols + (c))
 #endif
 
+// The source and destination of this group's batch item.
+#define SELECT_ITEM \
+  const int item = get_group_id(2); \
+  src += SRC_ARRAY ? offsets[3 * item + SRC_WHICH] : src_offset + item * src_stride; \
+  dst += item * dst_stride;
+
 __kernel __attribute__((reqd_work_group_size(TILE, TILE_ROWS, 1)))
-void prepare_operand(const int rows, const int cols, __global const float* restrict src,
+void prepare_operand(const int rows, const int cols, __global const real* restrict src,
                      const ulong src_offset, const int src_ld,
-                     const int out_rows, const int out_cols, __global float* restrict dst) {
+                     const int out_rows, const int out_cols, __global real* restrict dst,
+                     const ulong src_stride, const ulong dst_stride, __global const ulong* restrict offsets) {
   const int lx = get_local_id(0);
   const int ly = get_local_id(1);
   const int col0 = get_group_id(0) * TILE;  // first output column of this tile
   const int row0 = get_group_id(1) * TILE;  // first output row of this tile
-  src += src_offset;
+  SELECT_ITEM
 #if TRANSPOSE
-  __local float tile[TILE][TILE + 1];
+  __local real tile[TILE][TILE + 1];
   // Source rows col0.. become output columns; source columns row0.. become output rows.
   for (int r = ly; r < TILE; r += TILE_ROWS) {
     const int sr = col0 + r, sc = row0 + lx;
-    tile[r][lx] = (sr < rows && sc < cols) ? src[(size_t)sr * src_ld + sc] : 0.0f;
+    tile[r][lx] = (sr < rows && sc < cols) ? src[(size_t)sr * src_ld + sc] : ZERO;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int r = ly; r < TILE; r += TILE_ROWS) {
@@ -65,7 +83,7 @@ void prepare_operand(const int rows, const int cols, __global const float* restr
   for (int r = ly; r < TILE; r += TILE_ROWS) {
     const int orow = row0 + r, ocol = col0 + lx;
     if (orow < out_rows && ocol < out_cols)
-      dst[OUT_INDEX(orow, ocol)] = (orow < rows && ocol < cols) ? src[(size_t)orow * src_ld + ocol] : 0.0f;
+      dst[OUT_INDEX(orow, ocol)] = (orow < rows && ocol < cols) ? src[(size_t)orow * src_ld + ocol] : ZERO;
   }
 #endif
 }
@@ -73,28 +91,29 @@ void prepare_operand(const int rows, const int cols, __global const float* restr
 #if TRANSPOSE
 #define T4_TILE 64  // side of the tile; 16×16 work-items each move 4 float4 of it
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
-void prepare_operand_t4(const int rows, const int cols, __global const float* restrict src,
+void prepare_operand_t4(const int rows, const int cols, __global const real* restrict src,
                         const ulong src_offset, const int src_ld,
-                        const int out_rows, const int out_cols, __global float* restrict dst) {
+                        const int out_rows, const int out_cols, __global real* restrict dst,
+                        const ulong src_stride, const ulong dst_stride, __global const ulong* restrict offsets) {
   // One float more per row: a tile column's elements fall into different banks (2-way at most
   // for the scalar stores and loads below, which a bandwidth-bound copy does not feel).
-  __local float tile[T4_TILE][T4_TILE + 1];
+  __local real tile[T4_TILE][T4_TILE + 1];
   const int lx = get_local_id(0);
   const int ly = get_local_id(1);
   const int col0 = get_group_id(0) * T4_TILE;  // first output column = first source row
   const int row0 = get_group_id(1) * T4_TILE;  // first output row = first source column
-  src += src_offset;
+  SELECT_ITEM
   for (int r = ly; r < T4_TILE; r += 16) {
     const int sr = col0 + r, sc = row0 + 4 * lx;
-    float4 v = (float4)(0.0f);
+    real4 v = (real4)(ZERO);
     if (sr < rows) {
-      __global const float* p = src + (size_t)sr * src_ld + sc;
+      __global const real* p = src + (size_t)sr * src_ld + sc;
       if (sc + 3 < cols) {
-        v = *(__global const float4*)p;  // 16-byte aligned: ld and the offset are multiples of 4
+        v = *(__global const real4*)p;  // 16-byte aligned: ld and the offset are multiples of 4
       } else {
-        v.x = sc < cols ? p[0] : 0.0f;
-        v.y = sc + 1 < cols ? p[1] : 0.0f;
-        v.z = sc + 2 < cols ? p[2] : 0.0f;
+        v.x = sc < cols ? p[0] : ZERO;
+        v.y = sc + 1 < cols ? p[1] : ZERO;
+        v.z = sc + 2 < cols ? p[2] : ZERO;
       }
     }
     tile[r][4 * lx] = v.x;
@@ -107,8 +126,8 @@ void prepare_operand_t4(const int rows, const int cols, __global const float* re
     const int orow = row0 + r, ocol = col0 + 4 * lx;
     // out_cols (and PANEL) are multiples of 4: a vector that starts inside the output ends there.
     if (orow < out_rows && ocol < out_cols)
-      *(__global float4*)(dst + OUT_INDEX(orow, ocol)) =
-          (float4)(tile[4 * lx][r], tile[4 * lx + 1][r], tile[4 * lx + 2][r], tile[4 * lx + 3][r]);
+      *(__global real4*)(dst + OUT_INDEX(orow, ocol)) =
+          (real4)(tile[4 * lx][r], tile[4 * lx + 1][r], tile[4 * lx + 2][r], tile[4 * lx + 3][r]);
   }
 }
 #endif
