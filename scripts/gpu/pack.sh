@@ -24,11 +24,14 @@ for bin in "$PACK"/bin/* "$PACK"/lib/*; do
     esac
   done
 done
+# The batched probe (compare.sh), against this build's library and CLBlast.
+g++ -O2 -std=c++17 scripts/gpu/batched_probe.cpp -Iinclude -L"$BUILD" -lclgemm -lclblast -lOpenCL \
+  -o "$PACK/bin/batched_probe"
 # The profiling probes (scripts/gpu/profile.sh), where the CUDA toolkit is here to build them.
 if command -v nvcc > /dev/null; then
   nvcc -O2 scripts/gpu/ptx_profile.cpp -o "$PACK/bin/ptx_profile" -lcuda
   nvcc -O2 scripts/gpu/cublas_probe.cpp -o "$PACK/bin/cublas_probe" -lcublas
 fi
-cp scripts/gpu/run.sh scripts/gpu/bench.sh scripts/gpu/profile.sh "$PACK/"
+cp scripts/gpu/run.sh scripts/gpu/bench.sh scripts/gpu/profile.sh scripts/gpu/compare.sh "$PACK/"
 du -sh "$PACK"
 ls "$PACK/bin" "$PACK/lib"
