@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <sys/stat.h>
 
@@ -94,13 +95,19 @@ std::shared_ptr<const CublasPlugin> load_cublas_plugin(const std::string& given,
 }
 
 std::shared_ptr<const CublasPlugin> find_cublas_plugin(std::string& reason) {
+  // Loaded once per file: the search below is repeated per call (the variable may have changed),
+  // the dlopen is not.
   static std::mutex mutex;
-  static std::shared_ptr<const CublasPlugin> loaded;
+  static std::map<std::string, std::shared_ptr<const CublasPlugin>> loaded_from;
   std::lock_guard<std::mutex> lock(mutex);
-  if (loaded) return loaded;
+  const auto load = [&](const std::string& path) {
+    auto& slot = loaded_from[path];
+    if (!slot) slot = load_cublas_plugin(path, reason);
+    return slot;
+  };
   if (const std::string env = plugin_variable(); !env.empty()) {
     const std::string path = plugin_path(env);
-    loaded = load_cublas_plugin(path, reason);
+    auto loaded = load(path);
     if (!loaded) {
       std::string what = "cannot be used: " + reason;
       if (!exists(path)) what = path == env ? "does not exist" : "does not exist in the working directory";
@@ -110,11 +117,8 @@ std::shared_ptr<const CublasPlugin> find_cublas_plugin(std::string& reason) {
     return loaded;
   }
   const auto candidates = cublas_plugin_candidates();
-  for (const auto& path : candidates) {
-    if (!exists(path)) continue;
-    loaded = load_cublas_plugin(path, reason);
-    return loaded;
-  }
+  for (const auto& path : candidates)
+    if (exists(path)) return load(path);
   reason = std::string("no cuBLAS plugin (") + kPluginName + ") found beside the executable or in ../lib";
 #ifndef CLGEMM_HAVE_CUBLAS_PLUGIN
   reason += ": this build did not find the CUDA toolkit";

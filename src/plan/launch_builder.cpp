@@ -240,7 +240,7 @@ std::vector<Arg> tile_kernel_args(const RowMajorGemm& g, const BatchSpec& s, siz
 // Where a tile kernel's A and B offsets come from in a batch given by arrays: the arrays for an
 // operand read in place, in its units; a fixed stride for a packed one.
 std::string batch_options(const BatchSpec& s, const TileOperand& a, const TileOperand& b) {
-  return flag("BATCH_ARRAYS", s.arrays) + flag("A_ARRAY", s.arrays && !a.packed) +
+  return flag("BATCHED", s.count > 1 || s.arrays) + flag("BATCH_ARRAYS", s.arrays) + flag("A_ARRAY", s.arrays && !a.packed) +
          flag("B_ARRAY", s.arrays && !b.packed) + " -DA_UNIT=" + std::to_string(a.unit) +
          " -DB_UNIT=" + std::to_string(b.unit);
 }

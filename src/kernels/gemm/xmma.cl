@@ -40,6 +40,9 @@
 // element (m = g or g+8, k = t or t+4) of lane 4g+t lies at k·LD + m; with a row length LD ≡ 8
 // (mod 32) floats the 32 lanes' t·8 + g fall in 32 different banks.
 
+#ifndef BATCHED
+#define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
+#endif
 #ifndef BM
 #define BM 128      // rows of C per work-group
 #endif
@@ -160,10 +163,12 @@ void xmma(const int M, const int N, const int K, const int Kp, float alpha, floa
           __global const float4* restrict B0, ulong b_off_v, const int ldb_v, const ulong b_stride_v,
           __global float* restrict C0, ulong c_offset, const int ldc, const ulong c_stride, const int tiles_n,
           __global const float* restrict scalars, __global const ulong* restrict offsets) {
+#if BATCHED
   // A batch in one launch: item get_group_id(1), its alpha, beta and offsets as common/batch.cl
-  // chooses them.
+  // chooses them; built only for batches, so that single calls keep every register.
   select_batch_item(get_group_id(1), &alpha, &beta, &a_off_v, &b_off_v, &c_offset, a_stride_v, b_stride_v, c_stride,
                     scalars, offsets);
+#endif
   // float4 arrays: cp.async's 16-byte copies need 16-byte aligned destinations.
   __local float4 As4[STAGES][BK * LDA / 4];
   __local float4 Bs4[STAGES][BK * LDB / 4];

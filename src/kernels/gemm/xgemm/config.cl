@@ -159,6 +159,9 @@
 #ifndef SPLIT
 #define SPLIT 0     // set by the host when some tiles are split along K
 #endif
+#ifndef BATCHED
+#define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
+#endif
 #ifndef SPLITS
 #define SPLITS 1    // set by the host with SPLIT: the most parts any split tile has
 #endif
