@@ -19,19 +19,18 @@ constexpr size_t kBigTile = 64 * 128;
 // waves: 10 parts (250 blocks) 0.452 ms, 25 tiles shared by 132 blocks 0.427. Smaller tiles keep
 // the parts (1032³ in 64×128: 21 tiles shared by 132 blocks 0.115 ms, 6 parts 0.081).
 constexpr size_t kStreamTile = 128 * 128;
-// ... but only after at most two rounds of whole tiles (one per unit): a split build of these
-// tiles kept 148-172 registers, one block per SM instead of two, for its whole tiles too, which
-// cost more than a short last wave saves once there are many. H200, 4128³ (1056 whole tiles and
-// 33 left): 33 tiles shared by 132 groups 3.22 ms, unsplit 3.13 (seventh session).
+// ... but only after at most two rounds of whole tiles (one per unit): past that, sharing the last
+// wave lost on the H200 (4128³, 1056 whole tiles and 33 left: 33 tiles shared by 132 groups
+// 3.22 ms, unsplit 3.13).
 constexpr size_t kStreamMaxRounds = 2;
-// Since the twenty-second session the split build of 128×128 tiles runs at two blocks per SM and
-// as fast as the unsplit one, so a last round in which some units would hold two blocks (and so
-// take a whole round, as long as a full one) is shared by a group per place (units × MINWG), one
-// round of stream-K. H200, kernel alone: 4096³ (232 tiles left of 1024 on 264 places) 2.691 ->
-// 2.663 ms; 8192³ (136 left of 4096) 21.31 -> 20.96; 6144³ 9.02 -> 8.87; 4096×4096×16384 10.70
-// -> 10.53. Not with short K, where the parts' fix-up weighs more: 4096×4096×1024 0.688 -> 0.700
-// (K = 2048 was not measured; the rule starts at 4096). A last round of at most one block per
-// unit runs faster (each block alone on its SM) and stays with the rules above (4128³: 33 left).
+// The split build of 128×128 tiles runs at two blocks per SM and as fast as the unsplit one, so a
+// last round in which some units would hold two blocks (and so take a whole round, as long as a
+// full one) is shared by a group per place (units × MINWG), one round of stream-K. H200, kernel
+// alone, unsplit -> shared: 4096³ (232 tiles left of 1024 on 264 places) 2.691 -> 2.663 ms;
+// 8192³ (136 left of 4096) 21.31 -> 20.96; 6144³ 9.02 -> 8.87; 4096×4096×16384 10.70 -> 10.53.
+// Not with short K, where the parts' fix-up weighs more: 4096×4096×1024 0.688 -> 0.700 (K = 2048
+// is not measured; the rule starts at 4096). A last round of at most one block per unit runs
+// faster (each block alone on its SM) and stays with the rules above (4128³: 33 left).
 constexpr size_t kStreamRoundMinDepth = 4096;
 // An alternative replaces the entry only when predicted this much faster: the model is off by
 // 5-15 % at shapes away from the tuned one, and the entry is the one measured fastest (1032³ on
@@ -40,7 +39,7 @@ constexpr size_t kStreamRoundMinDepth = 4096;
 constexpr double kAlternativeMargin = 0.90;
 // ... except where both are measurements at the call's own shape (points, below), which the
 // model does not scale: then only the spread of the medians they are (a few %) is left to cover.
-// H200, twentieth session, 129³: 16×16 tiles in 4 slices 7.8 µs against the entry's 16×32 8.4
+// H200, 129³: 16×16 tiles in 4 slices 7.8 µs against the entry's 16×32 8.4
 // (the odd size's neighbour, 128³, took 7.1: with the entry 129³ trailed it by 14 % in the bench);
 // 300³: 24×32 tiles 12.4 against 13.6.
 constexpr double kMeasuredMargin = 0.95;

@@ -46,7 +46,7 @@ KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k,
   if (n > kTallMaxN)
     throw Error(Status::InvalidArgument, "the tall path takes C with at most " + std::to_string(kTallMaxN) +
                                              " columns; this one has " + std::to_string(n));
-  // Fastest measured per width on the H200 (docs/tuning.md, log), median kernel time of 30 runs:
+  // Fastest measured per width on the H200, median kernel time of 30 runs:
   // 4096×16×4096 on 8 rows per row group 45 us (4 rows: 79 at best), 4096×8×4096 on 8 rows 37 us
   // (4 rows: 43), 4096×1×4096 on 4 rows 27 us (2 rows: 28-30). Work-groups of 128 work-items
   // (256 for n <= 4), as measured best with each LANES.
