@@ -107,7 +107,9 @@ TEST(ContextLifetime, ContextChurnStaysBounded) {
     }
     std::vector<float> got(n * n);
     q.enqueueReadBuffer(c, CL_TRUE, 0, got.size() * 4, got.data());
-    if (with_clgemm) ASSERT_TRUE(matches_reference(got, want, n, 0));
+    if (with_clgemm) {
+      ASSERT_TRUE(matches_reference(got, want, n, 0));
+    }
   };
   constexpr int kWarmUp = 20, kCycles = 60;
   auto growth = [&](bool with_clgemm) {

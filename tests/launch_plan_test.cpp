@@ -166,6 +166,21 @@ TEST(LaunchPlan, LargeBatchesRunInPieces) {
   EXPECT_EQ(items, 40000u);
 }
 
+TEST(LaunchPlan, EveryCommandIsBuiltForTheCallsPrecision) {
+  const DeviceInfo& d = shared_context().info();
+  for (const GemmPath path : {GemmPath::Direct, GemmPath::Packed}) {
+    GemmOptions o;
+    o.force_path = path;
+    // A transposed, ragged call: packs, the kernel and (beta != 0 with edges) every command kind
+    // this device runs.
+    GemmCall call = dense(129, 65, 63, Layout::ColMajor, Transpose::Yes, Transpose::No);
+    const CallPlan p = plan_call(d, call, o, 3, 129 * 63, 63 * 65, 129 * 65);
+    ASSERT_FALSE(p.commands.empty());
+    for (const auto& c : p.commands)
+      EXPECT_NE(c.options.find("-DPRECISION=32"), std::string::npos) << c.kernel << ": " << c.options;
+  }
+}
+
 TEST(LaunchPlan, RefusesWhatGemmRefuses) {
   const DeviceInfo& d = shared_context().info();
   GemmCall bad = dense(10, 10, 10);
@@ -182,6 +197,24 @@ TEST(LaunchPlan, RefusesWhatGemmRefuses) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::InvalidBatchCount);
+  }
+  // Types without kernels are refused by name; a value outside DataType is a bad argument.
+  GemmCall f64 = dense(10, 10, 10);
+  f64.type = DataType::F64;
+  try {
+    plan_call(d, f64, {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::Unsupported);
+    EXPECT_NE(std::string(e.what()).find("f64"), std::string::npos) << e.what();
+  }
+  GemmCall odd = dense(10, 10, 10);
+  odd.type = static_cast<DataType>(9);
+  try {
+    plan_call(d, odd, {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::InvalidArgument);
   }
 }
 

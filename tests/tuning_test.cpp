@@ -90,6 +90,49 @@ TEST(TuningDatabase, RoundTripAndRejectsBadFiles) {
   EXPECT_NE(skipped("42").find("entry 0 (?, ?)"), std::string::npos);
 }
 
+TEST(TuningDatabase, EntriesCarryAPrecisionThatDefaultsToF32) {
+  // An entry written before the precision field existed reads as float32.
+  auto db = detail::TuningDatabase::parse(
+      R"({"format": 1, "entries": [{"device": "x", "shape_class": "large", "kernel": "xgemm", "params": {"MWG": 32}}]})");
+  ASSERT_EQ(db.entries.size(), 1u);
+  EXPECT_EQ(db.entries[0].precision, DataType::F32);
+  // One per precision: an f64 entry sits beside the f32 one of the same class instead of replacing it.
+  detail::TuningEntry f64 = entry("x", "", "", "", "large", {{"MWG", 16}});
+  f64.precision = DataType::F64;
+  db.upsert(f64);
+  ASSERT_EQ(db.entries.size(), 2u);
+  const auto back = detail::TuningDatabase::parse(db.dump());
+  ASSERT_EQ(back.entries.size(), 2u);
+  EXPECT_EQ(back.entries[1].precision, DataType::F64);
+  EXPECT_NE(db.dump().find(R"("precision": "f64")"), std::string::npos);
+  // A precision nobody knows costs the entry, with the reason.
+  db = detail::TuningDatabase::parse(
+      R"({"format": 1, "entries": [{"device": "x", "shape_class": "large", "kernel": "xgemm", "precision": "f8", "params": {}}]})");
+  EXPECT_TRUE(db.entries.empty());
+  ASSERT_EQ(db.skipped.size(), 1u);
+  EXPECT_NE(db.skipped[0].find("unknown precision 'f8'"), std::string::npos) << db.skipped[0];
+}
+
+TEST(TuningDatabase, LookupMatchesThePrecision) {
+  ScopedDatabase scoped;
+  DeviceInfo dev = shared_context().info();
+  dev.name = "precision test device " + std::to_string(fresh_seed());
+  detail::TuningDatabase db;
+  detail::TuningEntry f64 = entry(dev.name, "", dev.vendor, dev.kind_name(), "large",
+                                  {{"MWG", 32}, {"NWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 1}});
+  f64.precision = DataType::F64;
+  db.upsert(f64);
+  detail::save_database(db, scoped.path());
+  detail::reload_user_database();
+  // Only an f64 entry for this device: f32 calls do not see it, f64 lookups do.
+  auto f32_found = detail::find_tuning(dev, "large");
+  EXPECT_TRUE(!f32_found || f32_found->origin.find("device") == std::string::npos) << f32_found->origin;
+  auto f64_found = detail::find_tuning(dev, "large", false, nullptr, DataType::F64);
+  ASSERT_TRUE(f64_found.has_value());
+  EXPECT_NE(f64_found->origin.find("device"), std::string::npos) << f64_found->origin;
+  EXPECT_EQ(f64_found->entry.params.at("MWG"), 32);
+}
+
 TEST(TuningDatabase, BuiltinDatabaseHasNoSkippedEntries) {
   EXPECT_TRUE(detail::builtin_database().skipped.empty()) << detail::builtin_database().skipped.front();
 }

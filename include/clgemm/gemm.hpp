@@ -32,8 +32,10 @@ struct GemmCall {
   Layout layout = Layout::RowMajor;
   Transpose a_transpose = Transpose::No, b_transpose = Transpose::No;
   size_t m = 0, n = 0, k = 0;
-  float alpha = 1.0f, beta = 0.0f;
+  // Used in the compute type: float32 for f32 operands (and, later, f16 and bf16), double for f64.
+  double alpha = 1.0, beta = 0.0;
   MatrixRef a, b, c;
+  DataType type = DataType::F32;  // of A, B and C (f32 only, for now: others are Unsupported)
 };
 
 // How the planner runs a call. Printed by `clgemm plan`; can be forced for testing.
@@ -111,8 +113,10 @@ struct GemmOptions {
 // cp.async through inline PTX, which NVIDIA's OpenCL accepts from compute capability 8.0 on.
 bool tensor_path_available(const DeviceInfo& device);
 
-// The plan for a call on a device (no work is enqueued; arguments are not checked).
-GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& options = {});
+// The plan for a call on a device (no work is enqueued; arguments are not checked), for operands
+// of `type`.
+GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& options = {},
+                   DataType type = DataType::F32);
 
 // One command a call enqueues, as the planner wrote it.
 struct PlannedCommand {

@@ -1,5 +1,5 @@
-// clgemm/types.hpp — the small types every part of the API shares: a GEMM's shape and a kernel's
-// tunable parameters.
+// clgemm/types.hpp — the small types every part of the API shares: the element types, a GEMM's
+// shape and a kernel's tunable parameters.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +7,24 @@
 #include <string>
 
 namespace clgemm {
+
+// The element types of matrices. A call, its plan, the tuning database's entries and the kernels
+// (their PRECISION) carry one; float32 is the one that runs today, and a call in another is
+// refused as unsupported.
+enum class DataType { F32, F64, F16, BF16 };
+
+// "f32", "f64", "f16", "bf16": how messages, the CLI and the tuning database write a type.
+inline const char* data_type_name(DataType t) {
+  switch (t) {
+    case DataType::F64: return "f64";
+    case DataType::F16: return "f16";
+    case DataType::BF16: return "bf16";
+    default: return "f32";
+  }
+}
+
+// Bytes of one element.
+inline size_t data_type_bytes(DataType t) { return t == DataType::F64 ? 8 : t == DataType::F32 ? 4 : 2; }
 
 // op(A) is m×k, op(B) is k×n, C is m×n.
 struct GemmShape {

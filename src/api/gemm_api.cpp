@@ -65,8 +65,8 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
 void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const GemmOptions& options) {
   const cl_context context = check_common(call, queue);
   if (nothing_to_compute(call)) return hand_back_marker(queue, event);
-  detail::check_operands(call, context, {1, call.a.offset}, {1, call.b.offset}, {1, call.c.offset}, call.beta != 0.0f);
-  run(call, {}, call.k == 0 || call.alpha == 0.0f, queue, event, options);
+  detail::check_operands(call, context, {1, call.a.offset}, {1, call.b.offset}, {1, call.c.offset}, call.beta != 0.0);
+  run(call, {}, call.k == 0 || call.alpha == 0.0, queue, event, options);
 }
 
 void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
@@ -87,14 +87,15 @@ void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const 
   // alpha varies per batch, so A and B are checked as if read (the kernel ignores them where
   // alpha is 0, but must never read outside their buffers).
   GemmCall checked = call;
-  checked.alpha = 1.0f;
+  checked.alpha = 1.0;
   const bool c_read = std::any_of(betas.begin(), betas.end(), [](float b) { return b != 0.0f; });
   auto listed = [count](const std::vector<size_t>& offsets) { return detail::ItemStarts{count, 0, 0, &offsets}; };
   detail::check_operands(checked, context, listed(a_offsets), listed(b_offsets), listed(c_offsets), c_read);
   detail::BatchSpec spec;
   spec.count = count;
   spec.arrays = true;
-  spec.alphas = alphas, spec.betas = betas;
+  spec.alphas.assign(alphas.begin(), alphas.end());
+  spec.betas.assign(betas.begin(), betas.end());
   spec.a_offsets = a_offsets, spec.b_offsets = b_offsets, spec.c_offsets = c_offsets;
   run(call, spec, call.k == 0, queue, event, options);
 }
@@ -105,11 +106,11 @@ void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride
   const cl_context context = check_common(call, queue);
   if (nothing_to_compute(call)) return hand_back_marker(queue, event);
   detail::check_operands(call, context, {batch_count, call.a.offset, a_stride}, {batch_count, call.b.offset, b_stride},
-                         {batch_count, call.c.offset, c_stride}, call.beta != 0.0f);
+                         {batch_count, call.c.offset, c_stride}, call.beta != 0.0);
   detail::BatchSpec spec;
   spec.count = batch_count;
   spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
-  run(call, spec, call.k == 0 || call.alpha == 0.0f, queue, event, options);
+  run(call, spec, call.k == 0 || call.alpha == 0.0, queue, event, options);
 }
 
 }  // namespace clgemm

@@ -45,6 +45,12 @@ std::vector<Stored> stored_operands(const GemmCall& c, bool read_ab) {
 }  // namespace
 
 void check_enums(const GemmCall& call) {
+  const int type = int(call.type);
+  if (type < int(DataType::F32) || type > int(DataType::BF16))
+    throw Error(Status::InvalidArgument, "type is " + std::to_string(type) + "; it must be a clgemm::DataType");
+  if (call.type != DataType::F32)
+    throw Error(Status::Unsupported, std::string("clgemm multiplies f32 matrices; ") + data_type_name(call.type) +
+                                         " has no kernels yet");
   if (call.layout != Layout::RowMajor && call.layout != Layout::ColMajor)
     throw Error(Status::InvalidLayout, "layout is " + std::to_string(int(call.layout)) +
                                            "; it must be 101 (row-major) or 102 (column-major)");
@@ -132,7 +138,7 @@ size_t max_start(const ItemStarts& s, const char* name) {
 
 void check_operands(const GemmCall& call, cl_context queue_context, const ItemStarts& a, const ItemStarts& b,
                     const ItemStarts& c, bool c_read) {
-  const bool read_ab = call.k > 0 && call.alpha != 0.0f;
+  const bool read_ab = call.k > 0 && call.alpha != 0.0;
   const bool row = call.layout == Layout::RowMajor;
   std::vector<Footprint> inputs;
   for (const Stored& s : stored_operands(call, read_ab)) {
@@ -148,13 +154,13 @@ void check_operands(const GemmCall& call, cl_context queue_context, const ItemSt
                       str(s.rows) + "x" + str(s.cols) + ", " + (row ? "row" : "column") + "-major)");
     const size_t bytes = check_buffer(s.ref->buffer, n, queue_context, !is_c || c_read, is_c);
     const ItemStarts& starts = s.name[0] == 'a' ? a : s.name[0] == 'b' ? b : c;
-    const Footprint footprint{s.name, s.ref->buffer, outer, inner, s.ref->ld, starts};
+    const Footprint footprint{s.name, s.ref->buffer, outer, inner, s.ref->ld, starts, data_type_bytes(call.type)};
     if (!is_c) inputs.push_back(footprint);
     if (outer == 0 || inner == 0) continue;
     // Elements the matrix spans from its offset: (outer - 1) full leading dimensions plus one run.
     const size_t span = add(mul(outer - 1, s.ref->ld, n + " extent"), inner, n + " extent");
     const size_t max_off = max_start(starts, s.name);
-    const size_t need = mul(add(max_off, span, n + " offset + extent"), sizeof(float), n + " size in bytes");
+    const size_t need = mul(add(max_off, span, n + " offset + extent"), data_type_bytes(call.type), n + " size in bytes");
     if (need > bytes)
       throw Error(Status::BufferTooSmall, n + "_buffer holds " + str(bytes) + " bytes but " + n + "_offset " +
                                               str(max_off) + " with " + n + "_ld " + str(s.ref->ld) + " and a " +

@@ -72,7 +72,7 @@ struct Placed {
   cl_mem root;
   size_t origin;
   Rect item(size_t i) const {
-    const wide e = sizeof(float);
+    const wide e = wide(f->element_bytes);
     return {wide(origin) + wide(f->starts.at(i)) * e, wide(f->outer), wide(f->inner) * e, wide(f->ld) * e};
   }
 };
@@ -188,7 +188,7 @@ void check_input(const Placed& in, const Placed& c, size_t& budget) {
     } else if (distinct == 1) {
       test(0);
     } else {
-      const wide step = wide(s.stride) * wide(sizeof(float)), first = shape.start;
+      const wide step = wide(s.stride) * wide(in.f->element_bytes), first = shape.start;
       const wide i0 = std::max<wide>(0, floor_div(lo - first + step - 1, step));
       const wide i1 = std::min<wide>(wide(s.count) - 1, floor_div(hi - 1 - first, step));
       for (wide i = i0; i <= i1; ++i) test(size_t(i));

@@ -30,6 +30,7 @@ struct Footprint {
   cl_mem buffer;
   size_t outer, inner, ld;
   ItemStarts starts;
+  size_t element_bytes = 4;
 };
 
 // Throws Error(OverlappingOperands) naming the operands and batch items when two items of C share

@@ -25,7 +25,7 @@ CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOpt
   spec = detail::to_row_major(call, spec);
   const bool col = call.layout == Layout::ColMajor;
   detail::LaunchPlan launch;
-  if (call.k == 0 || call.alpha == 0.0f) {
+  if (call.k == 0 || call.alpha == 0.0) {
     launch = detail::build_scale_plan(device, g, spec);
   } else {
     const std::vector<detail::GemmPart> parts = detail::plan_parts(device, g, spec, options);

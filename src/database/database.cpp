@@ -64,6 +64,12 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
   e.device_type = j.value("device_type", "");
   e.shape_class = j.at("shape_class").get<std::string>();
   e.kernel = j.at("kernel").get<std::string>();
+  const std::string precision = j.value("precision", std::string("f32"));
+  const DataType types[] = {DataType::F32, DataType::F64, DataType::F16, DataType::BF16};
+  const auto type = std::find_if(std::begin(types), std::end(types),
+                                 [&](DataType t) { return precision == data_type_name(t); });
+  if (type == std::end(types)) throw std::runtime_error("unknown precision '" + precision + "'");
+  e.precision = *type;
   if (e.kernel != "xgemm" && e.kernel != "direct" && e.kernel != "xmma")
     throw std::runtime_error("unknown kernel '" + e.kernel + "'");
   const auto& known = shape_classes();
@@ -96,6 +102,7 @@ std::string entry_label(const nlohmann::json& j) {
 nlohmann::json entry_to_json(const TuningEntry& e) {
   nlohmann::json j = {{"device", e.device}, {"architecture", e.architecture}, {"vendor", e.vendor},
                       {"device_type", e.device_type}, {"shape_class", e.shape_class}, {"kernel", e.kernel},
+                      {"precision", data_type_name(e.precision)},
                       {"params", e.params}, {"shape", {e.shape.m, e.shape.n, e.shape.k}}, {"gflops", e.gflops},
                       {"date", e.date}};
   for (const auto& a : e.alternatives) {
@@ -183,7 +190,8 @@ std::string TuningDatabase::dump() const {
 
 void TuningDatabase::upsert(const TuningEntry& e) {
   for (auto& old : entries)
-    if (old.device == e.device && old.shape_class == e.shape_class && is_tensor_entry(old) == is_tensor_entry(e)) {
+    if (old.device == e.device && old.shape_class == e.shape_class && old.precision == e.precision &&
+        is_tensor_entry(old) == is_tensor_entry(e)) {
       old = e;
       return;
     }
@@ -245,7 +253,7 @@ uint64_t user_database_generation() { return user_generation.load(); }
 bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma"; }
 
 std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor,
-                                      const std::function<bool(const TuningEntry&)>& usable) {
+                                      const std::function<bool(const TuningEntry&)>& usable, DataType precision) {
   const TuningDatabase& user = user_database();
   const TuningDatabase& builtin = builtin_database();
   struct Level {
@@ -260,7 +268,8 @@ std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cl
   for (const auto& level : levels)
     for (const auto* db : {&user, &builtin})
       for (const auto& e : db->entries)
-        if (e.shape_class == cls && is_tensor_entry(e) == tensor && level.matches(e) && (!usable || usable(e))) {
+        if (e.shape_class == cls && e.precision == precision && is_tensor_entry(e) == tensor && level.matches(e) &&
+            (!usable || usable(e))) {
           const std::string value = std::string(level.name) == "device"         ? e.device
                                     : std::string(level.name) == "architecture" ? e.architecture
                                                                                 : e.vendor + " " + e.device_type;

@@ -54,6 +54,7 @@ struct TuningEntry {
   std::string device_type;   // "GPU", "CPU", ...
   std::string shape_class;   // see shape_class()
   std::string kernel;        // "xgemm" (packed path), "direct", or "xmma" (the tensor path)
+  DataType precision = DataType::F32;  // of the calls it serves ("precision" in JSON; f32 where absent)
   KernelParams params;
   GemmShape shape;           // the shape it was tuned on
   double gflops = 0;         // measured there
@@ -72,8 +73,9 @@ struct TuningDatabase {
   // out (and lists in `skipped`) the entries that are not valid.
   static TuningDatabase parse(const std::string& json_text);
   std::string dump() const;
-  // Replaces the entry with the same device and shape class, or adds it. A tensor-path entry
-  // (is_tensor_entry) replaces only another one: a class keeps one float32 and one tensor entry.
+  // Replaces the entry with the same device, shape class and precision, or adds it. A tensor-path
+  // entry (is_tensor_entry) replaces only another one: a class keeps one float32 and one tensor
+  // entry per precision.
   void upsert(const TuningEntry& e);
 };
 
@@ -107,7 +109,8 @@ struct FoundEntry {
 // once per process (reload_user_database() re-reads it).
 // `usable`, if given, passes over the entries it refuses (the planner's check of their values).
 std::optional<FoundEntry> find_tuning(const DeviceInfo& device, const std::string& shape_class, bool tensor = false,
-                                      const std::function<bool(const TuningEntry&)>& usable = nullptr);
+                                      const std::function<bool(const TuningEntry&)>& usable = nullptr,
+                                      DataType precision = DataType::F32);
 void reload_user_database();
 // Counts the reloads, so that what was derived from the database (the planner's cache of plans)
 // can tell when it is stale.

@@ -82,8 +82,14 @@ Bound bind(const Context& ctx, const cl::CommandQueue& q, bool ordered, const La
     const auto upload = [&](const void* data, size_t bytes) {
       return cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void*>(data));
     };
-    bound.arrays.emplace_back(upload(ba.scalars.data(), ba.scalars.size() * sizeof(float)),
-                              upload(ba.offsets.data(), ba.offsets.size() * sizeof(uint64_t)));
+    cl::Buffer scalars;
+    if (ba.scalar_type == DataType::F64) {
+      scalars = upload(ba.scalars.data(), ba.scalars.size() * sizeof(double));
+    } else {
+      const std::vector<float> narrow(ba.scalars.begin(), ba.scalars.end());
+      scalars = upload(narrow.data(), narrow.size() * sizeof(float));
+    }
+    bound.arrays.emplace_back(scalars, upload(ba.offsets.data(), ba.offsets.size() * sizeof(uint64_t)));
   }
   return bound;
 }
@@ -95,7 +101,10 @@ void set_args(cl::Kernel& k, const Command& c, const Bound& bound) {
     switch (a.kind) {
       case KernelArg::Kind::Int: k.setArg(index, cl_int(a.integer)); break;
       case KernelArg::Kind::Ulong: k.setArg(index, cl_ulong(a.integer)); break;
-      case KernelArg::Kind::Float: k.setArg(index, a.real); break;
+      case KernelArg::Kind::Scalar:
+        if (a.scalar_type == DataType::F64) k.setArg(index, cl_double(a.scalar));
+        else k.setArg(index, cl_float(a.scalar));
+        break;
       case KernelArg::Kind::Buffer:
         if (const cl::Buffer* b = bound.find(a); b && (*b)()) k.setArg(index, *b);
         else k.setArg(index, sizeof(cl_mem), nullptr);

@@ -19,9 +19,10 @@ struct Temporary {
 };
 
 // A batch given by arrays: the alpha, beta pairs and a, b, c offset triples of one part's items,
-// uploaded for the commands that read them.
+// uploaded for the commands that read them. The scalars go up as `scalar_type` (the compute type).
 struct BatchArrays {
-  std::vector<float> scalars;
+  std::vector<double> scalars;
+  DataType scalar_type = DataType::F32;
   std::vector<uint64_t> offsets;
 };
 

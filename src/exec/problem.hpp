@@ -14,8 +14,9 @@ namespace clgemm::detail {
 struct RowMajorGemm {
   size_t m = 0, n = 0, k = 0;
   bool trans_a = false, trans_b = false;
-  float alpha = 1.0f, beta = 0.0f;
+  double alpha = 1.0, beta = 0.0;  // used in the compute type (kernels/precision.hpp)
   MatrixRef a, b, c;
+  DataType type = DataType::F32;  // of A, B and C
 };
 
 // Which GEMMs of a batch to run: a count with fixed strides, or explicit per-batch arrays (in
@@ -25,7 +26,7 @@ struct BatchSpec {
   size_t count = 1;
   size_t a_stride = 0, b_stride = 0, c_stride = 0;
   bool arrays = false;
-  std::vector<float> alphas, betas;
+  std::vector<double> alphas, betas;
   std::vector<size_t> a_offsets, b_offsets, c_offsets;
 };
 

@@ -3,6 +3,8 @@
 // stand (exec/gemm_exec.hpp), and nothing between decides anything.
 #pragma once
 
+#include <clgemm/types.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,16 +18,19 @@ namespace clgemm::detail {
 enum class BufferRole { A, B, C, Temporary, BatchScalars, BatchOffsets, None };
 
 struct KernelArg {
-  enum class Kind { Int, Ulong, Float, Buffer } kind = Kind::Int;
+  enum class Kind { Int, Ulong, Scalar, Buffer } kind = Kind::Int;
   int64_t integer = 0;                   // Int (32 bits in the kernel), Ulong
-  float real = 0;                        // Float
+  double scalar = 0;                     // Scalar: alpha or beta,
+  DataType scalar_type = DataType::F32;  // passed as this type (the kernel's compute type)
   BufferRole buffer = BufferRole::None;  // Buffer
   size_t index = 0;                      // Temporary: its index in the plan; Batch*: the part's
 
   static KernelArg i32(int64_t v) { return {Kind::Int, v}; }
   static KernelArg u64(uint64_t v) { return {Kind::Ulong, int64_t(v)}; }
-  static KernelArg f32(float v) { return {Kind::Float, 0, v}; }
-  static KernelArg mem(BufferRole role, size_t index = 0) { return {Kind::Buffer, 0, 0, role, index}; }
+  static KernelArg real(double v, DataType compute) { return {Kind::Scalar, 0, v, compute}; }
+  static KernelArg mem(BufferRole role, size_t index = 0) {
+    return {Kind::Buffer, 0, 0, DataType::F32, role, index};
+  }
 };
 
 struct Command {

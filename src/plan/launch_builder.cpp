@@ -9,6 +9,7 @@
 #include "kernels/gemm/tall_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/precision.hpp"
 #include "kernels/util/prepare_operand.hpp"
 
 #include <algorithm>
@@ -80,7 +81,8 @@ size_t most_parts(size_t tiles, size_t steps, size_t groups) {
 // Collects one part's commands and the plan's temporaries.
 class Builder {
  public:
-  Builder(const DeviceInfo& device, LaunchPlan& plan, size_t part) : device_(device), plan_(plan), part_(part) {}
+  Builder(const DeviceInfo& device, LaunchPlan& plan, size_t part, DataType type)
+      : device_(device), plan_(plan), part_(part), type_(type) {}
 
   void add(Command c) {
     c.part = part_;
@@ -94,6 +96,7 @@ class Builder {
   std::pair<Arg, Arg> batch_arrays(const BatchSpec& s) {
     if (!s.arrays) return {Arg::mem(BufferRole::None), Arg::mem(BufferRole::None)};
     BatchArrays arrays;
+    arrays.scalar_type = compute_type(type_);
     for (size_t i = 0; i < s.count; ++i) {
       arrays.scalars.insert(arrays.scalars.end(), {s.alphas[i], s.betas[i]});
       arrays.offsets.insert(arrays.offsets.end(), {s.a_offsets[i], s.b_offsets[i], s.c_offsets[i]});
@@ -108,11 +111,14 @@ class Builder {
   const DeviceInfo& device_;
   LaunchPlan& plan_;
   size_t part_;
+  DataType type_;
 };
 
 // M, N, K, alpha, beta: how direct.cl and tall.cl open their signatures.
 std::vector<Arg> shape_args(const RowMajorGemm& g) {
-  return {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)), Arg::f32(g.alpha), Arg::f32(g.beta)};
+  const DataType compute = compute_type(g.type);
+  return {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)), Arg::real(g.alpha, compute),
+          Arg::real(g.beta, compute)};
 }
 
 void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, const GemmPlan& plan) {
@@ -124,8 +130,8 @@ void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, co
     c.what = "direct";
     c.sources = d.program_sources();
     c.entry = d.entry;
-    c.options = build_options(plan.params) + flag("TRANS_A", g.trans_a) + flag("TRANS_B", g.trans_b) +
-                flag("BATCH_ARRAYS", s.arrays);
+    c.options = build_options(plan.params) + precision_option(g.type) + flag("TRANS_A", g.trans_a) +
+                flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
     c.args = shape_args(g);
     const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
                                                                  {&g.c, BufferRole::C}};
@@ -162,8 +168,8 @@ void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     c.what = "tall";
     c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall.cl"};
     c.entry = "gemm_tall";
-    c.options = build_options(ps) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) + flag("B_KVEC", b_kvec) +
-                flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
+    c.options = build_options(ps) + precision_option(g.type) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) +
+                flag("B_KVEC", b_kvec) + flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
     c.args = shape_args(g);
     c.args.insert(c.args.end(), {Arg::mem(BufferRole::A), Arg::u64(g.a.offset), Arg::i32(int64_t(g.a.ld)),
                                  Arg::u64(s.a_stride), Arg::mem(BufferRole::B), Arg::u64(g.b.offset), Arg::i32(b_ks),
@@ -200,7 +206,8 @@ void add_packs(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Tile
                const GemmShape& padded, const Arg& offsets) {
   if (a.packed) {
     // Stored A is m×k (k×m when transposed); At is its transpose unless it was stored transposed.
-    const OperandSource src{Arg::mem(BufferRole::A), g.a.offset, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld};
+    const OperandSource src{Arg::mem(BufferRole::A), g.a.offset, g.trans_a ? g.k : g.m, g.trans_a ? g.m : g.k, g.a.ld,
+                            g.type};
     Command c = prepare_operand_command(b.device(), src, !g.trans_a, Arg::mem(BufferRole::Temporary, a.temp),
                                         padded.k, padded.m, 0,
                                         {s.count, s.a_stride, a.item, offsets, s.arrays, 0, every_on_4(s.a_offsets)});
@@ -208,7 +215,8 @@ void add_packs(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Tile
     b.add(std::move(c));
   }
   if (bo.packed) {
-    const OperandSource src{Arg::mem(BufferRole::B), g.b.offset, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld};
+    const OperandSource src{Arg::mem(BufferRole::B), g.b.offset, g.trans_b ? g.n : g.k, g.trans_b ? g.k : g.n, g.b.ld,
+                            g.type};
     Command c = prepare_operand_command(b.device(), src, g.trans_b, Arg::mem(BufferRole::Temporary, bo.temp),
                                         padded.k, padded.n, 0,
                                         {s.count, s.b_stride, bo.item, offsets, s.arrays, 1, every_on_4(s.b_offsets)});
@@ -230,7 +238,7 @@ std::vector<Arg> tile_kernel_args(const RowMajorGemm& g, const BatchSpec& s, siz
                             Arg::u64(stride / t.unit)};
   };
   std::vector<Arg> args = {Arg::i32(int64_t(g.m)), Arg::i32(int64_t(g.n)), Arg::i32(int64_t(g.k)),
-                           Arg::i32(int64_t(pk)), Arg::f32(g.alpha), Arg::f32(g.beta)};
+                           Arg::i32(int64_t(pk)), Arg::real(g.alpha, compute_type(g.type)), Arg::real(g.beta, compute_type(g.type))};
   for (const auto& v : {operand(a, BufferRole::A, g.a, s.a_stride), operand(b, BufferRole::B, g.b, s.b_stride)})
     args.insert(args.end(), v.begin(), v.end());
   args.insert(args.end(), {Arg::mem(BufferRole::C), Arg::u64(g.c.offset), Arg::i32(int64_t(g.c.ld)), Arg::u64(s.c_stride)});
@@ -246,8 +254,8 @@ std::string batch_options(const BatchSpec& s, const TileOperand& a, const TileOp
 }
 
 // The largest piece of a batch whose packed operands stay within kMaxPackedBytes.
-size_t items_per_piece(const TileOperand& a, const TileOperand& b) {
-  const size_t bytes = ((a.packed ? a.item : 0) + (b.packed ? b.item : 0)) * sizeof(float);
+size_t items_per_piece(const TileOperand& a, const TileOperand& b, DataType type) {
+  const size_t bytes = ((a.packed ? a.item : 0) + (b.packed ? b.item : 0)) * data_type_bytes(type);
   return bytes == 0 ? kMaxItemsPerLaunch : std::max<size_t>(1, kMaxPackedBytes / bytes);
 }
 
@@ -315,24 +323,25 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
   TileOperand a{a_packed, 0, pk * pm, !a_vec ? 1 : a_km ? vwm : 4, pm / vwm};
   TileOperand bo{b_packed, 0, pk * pn, b_kn && b_vec ? vwn : 1, pn / vwn};
   // NV_FENCE: the split kernel's fence between its partial sums and its count, in PTX on NVIDIA.
-  const std::string options = build_options(ps) + flag("C_VEC", c_vec) + flag("A_KM", a_km) + flag("A_VEC", a_vec) +
+  const std::string options = build_options(ps) + precision_option(g.type) + flag("C_VEC", c_vec) + flag("A_KM", a_km) +
+                              flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
                               flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
                               flag("SPLIT", split) + " -DSPLITS=" + std::to_string(max_parts) +
                               flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && has_cp_async(b.device())) +
                               batch_options(s, a, bo);
-  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo));
+  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, g.type));
   const size_t items = batch.front().s.count;  // the most in one piece
 
   // Temporaries for a piece: the packed operands, item after item; the split-K workspace of
   // partial tiles and a zeroed count per split tile, for each item. The kernel sets each count
   // back to zero when its tile is done, so both serve the next piece and the next call. (A kernel
   // aborted midway would leave counts set in the kept buffer; nothing guards against that.)
-  if (a.packed) a.temp = b.temporary("packed A", items * a.item * sizeof(float));
-  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * sizeof(float));
+  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(g.type));
+  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(g.type));
   size_t ws = 0, counters = 0;
   if (split) {
-    ws = b.temporary("split-K workspace", items * split_tiles * max_parts * mwg * nwg * sizeof(float));
+    ws = b.temporary("split-K workspace", items * split_tiles * max_parts * mwg * nwg * data_type_bytes(compute_type(g.type)));
     counters = b.temporary("split-K counts", items * split_tiles * sizeof(int32_t), true);
   }
 
@@ -380,10 +389,10 @@ void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
       !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4));
   TileOperand a{a_packed, 0, pk * pm, 4, pm / 4};
   TileOperand bo{b_packed, 0, pk * pn, 4, pn / 4};
-  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo));
+  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, g.type));
   const size_t items = batch.front().s.count;
-  if (a.packed) a.temp = b.temporary("packed A", items * a.item * sizeof(float));
-  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * sizeof(float));
+  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(g.type));
+  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(g.type));
   const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
   for (const Piece& piece : batch) {
     const auto [scalars, offsets] = b.batch_arrays(piece.s);
@@ -409,7 +418,7 @@ LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPar
   plan.parts = parts.size();
   for (size_t i = 0; i < parts.size(); ++i) {
     const GemmPart& part = parts[i];
-    Builder b(device, plan, i);
+    Builder b(device, plan, i, part.g.type);
     switch (part.plan.path) {
       case GemmPath::Tall: add_tall(b, part.g, part.batch, part.plan); break;
       case GemmPath::Packed: add_packed(b, part.g, part.batch, part.plan); break;
@@ -422,7 +431,7 @@ LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPar
 
 LaunchPlan build_scale_plan(const DeviceInfo& device, const RowMajorGemm& call, const BatchSpec& batch) {
   LaunchPlan plan;
-  Builder b(device, plan, 0);
+  Builder b(device, plan, 0, call.type);
   for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
     const auto [scalars, offsets] = b.batch_arrays(piece.s);
     Command c;
@@ -430,8 +439,8 @@ LaunchPlan build_scale_plan(const DeviceInfo& device, const RowMajorGemm& call, 
     c.sources = {"common/vectors.cl", "common/batch.cl", "util/scale.cl"};
     c.entry = "gemm_scale";
     c.options = "-DWG_X=" + std::to_string(kScaleX) + " -DWG_Y=" + std::to_string(kScaleY) +
-                flag("BATCH_ARRAYS", piece.s.arrays);
-    c.args = {Arg::i32(int64_t(piece.g.m)), Arg::i32(int64_t(piece.g.n)), Arg::f32(piece.g.beta),
+                precision_option(piece.g.type) + flag("BATCH_ARRAYS", piece.s.arrays);
+    c.args = {Arg::i32(int64_t(piece.g.m)), Arg::i32(int64_t(piece.g.n)), Arg::real(piece.g.beta, compute_type(piece.g.type)),
               Arg::mem(BufferRole::C),      Arg::u64(piece.g.c.offset),  Arg::i32(int64_t(piece.g.c.ld)),
               Arg::u64(piece.s.c_stride),   scalars,                      offsets};
     c.dims = 3;

@@ -10,6 +10,7 @@ RowMajorGemm to_row_major(const GemmCall& c) {
   r.alpha = c.alpha;
   r.beta = c.beta;
   r.c = c.c;
+  r.type = c.type;
   const bool ta = c.a_transpose == Transpose::Yes, tb = c.b_transpose == Transpose::Yes;
   if (c.layout == Layout::RowMajor) {
     r.m = c.m, r.n = c.n, r.k = c.k;

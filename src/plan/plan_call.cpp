@@ -19,14 +19,14 @@ GemmPlan fit_to_layout(const DeviceInfo& device, const RowMajorGemm& g, GemmPlan
     throw Error(Status::InvalidArgument,
                 "the tall path reads the large operand along k in place: it needs a row-major call with A not "
                 "transposed, or a column-major call with B not transposed");
-  return plan_without_tall(device, g.m, g.n, g.k, options);
+  return plan_without_tall(device, g.m, g.n, g.k, options, g.type);
 }
 
 }  // namespace
 
 std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g, const BatchSpec& batch,
                                  const GemmOptions& options) {
-  const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options);
+  const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options, g.type);
   if (plan.interior_m == 0) return {{g, batch, fit_to_layout(device, g, plan, options)}};
   const Interior in{plan.interior_m, plan.interior_n};
   GemmOptions whole = options;
@@ -35,7 +35,7 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
   std::vector<GemmPart> parts = {{inner.g, inner.batch, plan}};
   for (const Block& s : edge_strips(g.m, g.n, in)) {
     const GemmBlock b = block_of(g, batch, s.row0, s.rows, s.col0, s.cols);
-    parts.push_back({b.g, b.batch, fit_to_layout(device, b.g, plan_gemm(device, s.rows, s.cols, g.k, whole), whole),
+    parts.push_back({b.g, b.batch, fit_to_layout(device, b.g, plan_gemm(device, s.rows, s.cols, g.k, whole, g.type), whole),
                      s.row0, s.col0});
   }
   return parts;

@@ -18,6 +18,7 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
                                  const GemmOptions& options);
 
 // plan_gemm without the tall path (planner.cpp); not kept in the plan cache.
-GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o);
+GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
+                           DataType type = DataType::F32);
 
 }  // namespace clgemm::detail

@@ -87,13 +87,14 @@ void drop_invalid_alternatives(detail::TuningEntry& e) {
 // The tuned entry for a shape class (among the tensor path's entries with `tensor`); a class
 // without one borrows from its neighbours (a database tuned before the "mid" class existed has
 // only "medium" and "large"; `clgemm tune --tensor --classes large` leaves mid without one).
-std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std::string& cls, bool tensor = false) {
+std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std::string& cls, bool tensor = false,
+                                             DataType type = DataType::F32) {
   std::vector<std::string> order = {cls};
   if (cls == "mid") order = {"mid", "large", "medium"};
   if (cls == "large") order = {"large", "mid"};
   if (cls == "medium") order = {"medium", "mid"};
   for (const auto& c : order)
-    if (auto found = detail::find_tuning(device, c, tensor, entry_is_valid)) {
+    if (auto found = detail::find_tuning(device, c, tensor, entry_is_valid, type)) {
       if (c != cls) found->origin += " (borrowed by " + cls + ")";
       drop_invalid_alternatives(found->entry);
       return found;
@@ -295,7 +296,8 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
 
 // The plan for the whole call, edges included; `allow_tall` = false leaves the tall kernel out
 // (for calls whose A it cannot read).
-GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall);
+GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall,
+                    DataType type);
 
 }  // namespace
 
@@ -335,36 +337,37 @@ bool forces_nothing(const GemmOptions& o) {
 }
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
-                       bool allow_tall = true);
+                       DataType type, bool allow_tall = true);
 
 }  // namespace
 
 namespace detail {
 
-GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
-  return plan_uncached(device, m, n, k, o, false);
+GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
+                           DataType type) {
+  return plan_uncached(device, m, n, k, o, type, false);
 }
 
 }  // namespace detail
 
-GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
-  if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o);
-  if (auto cached = detail::plan_cache().find(device, m, n, k, o)) return *cached;
+GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type) {
+  if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o, type);
+  if (auto cached = detail::plan_cache().find(device, m, n, k, o, type)) return *cached;
   const uint64_t generation = detail::user_database_generation();
-  GemmPlan plan = plan_uncached(device, m, n, k, o);
-  detail::plan_cache().store(device, m, n, k, o, plan, generation);
+  GemmPlan plan = plan_uncached(device, m, n, k, o, type);
+  detail::plan_cache().store(device, m, n, k, o, type, plan, generation);
   return plan;
 }
 
 namespace {
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
-                       bool allow_tall) {
+                       DataType type, bool allow_tall) {
   if (o.math != Math::Fp32 || o.force_path == GemmPath::Tensor) {
     if (auto tensor = plan_tensor(device, m, n, k, o)) return *tensor;
     GemmOptions fp32 = o;
     fp32.math = Math::Fp32;
-    GemmPlan plan = plan_uncached(device, m, n, k, fp32, allow_tall);
+    GemmPlan plan = plan_uncached(device, m, n, k, fp32, type, allow_tall);
     plan.reason += std::string("; float32 arithmetic although ") + math_name(o.math) + " was asked for: " +
                    (!tensor_path_available(device) ? "the device has no tensor path (an NVIDIA GPU, sm_80 or newer)"
                     : o.force_path != GemmPath::Auto || !o.force_params.empty()
@@ -373,20 +376,21 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
                           "units idle where the float32 path's would not (the load-balance model's prediction)");
     return plan;
   }
-  const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall);
+  const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall, type);
   if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off) return whole;
   const size_t tile_m = size_t(detail::p(whole.params, "MWG")), tile_n = size_t(detail::p(whole.params, "NWG"));
   const bool split = o.force_edge_split == GemmOptions::Toggle::On ? detail::interior_of(m, n, tile_m, tile_n).m > 0
                                                                    : edges_apart_pay(device, m, n, k, tile_m, tile_n);
   if (!split) return whole;
   const detail::Interior in = detail::interior_of(m, n, tile_m, tile_n);
-  GemmPlan inner = plan_whole(device, in.m, in.n, k, o, allow_tall);
+  GemmPlan inner = plan_whole(device, in.m, in.n, k, o, allow_tall, type);
   if (inner.path != GemmPath::Packed) return whole;
   inner.interior_m = in.m, inner.interior_n = in.n;
   return inner;
 }
 
-GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall) {
+GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall,
+                    DataType type) {
   GemmPlan plan;
   // Overrides without a forced path are meant for the kernel the planner would otherwise pick.
   const bool tall = o.force_path == GemmPath::Tall || (o.force_path == GemmPath::Auto && o.force_params.empty() &&
@@ -405,7 +409,7 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
   }
   plan.pack_b = pack_b_choice(m, n, k, o);  // by size alone, whatever path and parameters follow
   const std::string cls = detail::shape_class(device.kind, m, n, k);
-  const auto found = find_entry(device, cls);
+  const auto found = find_entry(device, cls, false, type);
   if (o.force_path != GemmPath::Auto) {
     plan.path = o.force_path;
     plan.reason = "path forced by the caller";

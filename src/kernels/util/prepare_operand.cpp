@@ -4,6 +4,7 @@
 #include <clgemm/error.hpp>
 
 #include "kernels/descriptor.hpp"
+#include "kernels/precision.hpp"
 
 namespace clgemm::detail {
 
@@ -29,7 +30,8 @@ Command prepare_operand_command(const DeviceInfo& device, const OperandSource& s
   // One program holds both transposing entries.
   c.options = "-DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows) +
               " -DTRANSPOSE=" + (transpose ? "1" : "0") + " -DPANEL=" + std::to_string(panel) +
-              " -DSRC_ARRAY=" + (batch.src_array ? "1" : "0") + " -DSRC_WHICH=" + std::to_string(batch.which);
+              " -DSRC_ARRAY=" + (batch.src_array ? "1" : "0") + " -DSRC_WHICH=" + std::to_string(batch.which) +
+              precision_option(src.type);
   c.entry = t4 ? "prepare_operand_t4" : "prepare_operand";
   c.dims = 3;
   if (t4) {

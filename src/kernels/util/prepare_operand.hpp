@@ -3,6 +3,7 @@
 #pragma once
 
 #include <clgemm/device.hpp>
+#include <clgemm/types.hpp>
 
 #include "kernels/command.hpp"
 
@@ -13,6 +14,7 @@ namespace clgemm::detail {
 struct OperandSource {
   KernelArg buffer;
   size_t offset = 0, rows = 0, cols = 0, ld = 0;
+  DataType type = DataType::F32;
 };
 
 // A batch of such copies in one launch: item i copies from src.offset + i·src_stride (or, with
