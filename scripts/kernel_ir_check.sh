@@ -48,7 +48,9 @@
 set -uo pipefail
 
 CLANG=${CLANG:-clang}
-CL_FLAGS=(-x cl -cl-std=CL2.0 -Xclang -finclude-default-header -target nvptx64-nvidia-nvcl)
+# cl_khr_fp16 on: clang 14 declares vload_half and vstore_half for this target only with it (the
+# kernels do no half arithmetic, which is all the extension adds on a device).
+CL_FLAGS=(-x cl -cl-std=CL2.0 -Xclang -finclude-default-header -Xclang -cl-ext=+cl_khr_fp16 -target nvptx64-nvidia-nvcl)
 
 usage() {
   sed -n '2,/^set -uo/p' "$0" | sed -e '/^set -uo/d' -e 's/^# \{0,1\}//' >&2

@@ -198,24 +198,69 @@ TEST(LaunchPlan, RefusesWhatGemmRefuses) {
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::InvalidBatchCount);
   }
-  // Types without kernels are refused by name; a value outside DataType is a bad argument.
-  GemmCall f64 = dense(10, 10, 10);
-  f64.type = DataType::F64;
+  // Combinations clgemm does not compute are refused by name; a value outside the enums is an
+  // invalid type.
+  GemmCall mixed = dense(10, 10, 10);
+  mixed.a_type = DataType::F16, mixed.b_type = DataType::BF16;
   try {
-    plan_call(d, f64, {});
+    plan_call(d, mixed, {});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.status(), Status::Unsupported);
-    EXPECT_NE(std::string(e.what()).find("f64"), std::string::npos) << e.what();
+    EXPECT_EQ(e.status(), Status::UnsupportedTypes);
+    EXPECT_NE(std::string(e.what()).find("b_type bf16"), std::string::npos) << e.what();
   }
   GemmCall odd = dense(10, 10, 10);
-  odd.type = static_cast<DataType>(9);
+  odd.c_type = static_cast<DataType>(9);
   try {
     plan_call(d, odd, {});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.status(), Status::InvalidArgument);
+    EXPECT_EQ(e.status(), Status::InvalidDataType);
+    EXPECT_NE(std::string(e.what()).find("c_type is 9"), std::string::npos) << e.what();
   }
+  // f64 on a device without double precision.
+  DeviceInfo no_fp64 = d;
+  no_fp64.fp64 = false;
+  GemmCall f64 = dense(10, 10, 10);
+  f64.a_type = f64.b_type = f64.c_type = DataType::F64;
+  try {
+    plan_call(no_fp64, f64, {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::NoFp64);
+  }
+}
+
+TEST(LaunchPlan, OtherPrecisionsBuildTheirTypesAndWidenSixteenBitOperands) {
+  const DeviceInfo& d = shared_context().info();
+  GemmOptions packed;
+  packed.force_path = GemmPath::Packed;
+  // f64: every command in double, temporaries of 8-byte elements.
+  GemmCall f64 = dense(129, 65, 63);
+  f64.a_type = f64.b_type = f64.c_type = DataType::F64;
+  CallPlan p = plan_call(d, f64, packed);
+  for (const auto& c : p.commands) EXPECT_NE(c.options.find("-DPRECISION=64"), std::string::npos) << c.options;
+  // f16 operands with an f32 C: both operands packed (widened to float), which only the packs
+  // read as f16; the GEMM kernel stores C as float.
+  GemmCall h = dense(256, 256, 256);  // aligned: f32 operands of this shape could be read in place
+  h.a_type = h.b_type = DataType::F16;
+  p = plan_call(d, h, packed);
+  ASSERT_EQ(kernels(p).size(), 3u) << p.describe();
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_NE(p.commands[i].options.find("-DIN_STORAGE=STORAGE_F16"), std::string::npos) << p.commands[i].options;
+  EXPECT_EQ(p.commands[2].options.find("STORAGE"), std::string::npos) << p.commands[2].options;
+  EXPECT_EQ(temporary_bytes(p, "packed A"), 256u * 256 * sizeof(float));
+  // bf16 throughout: C stored as bf16 by the kernel, element by element.
+  h.a_type = h.b_type = h.c_type = DataType::BF16;
+  p = plan_call(d, h, packed);
+  EXPECT_NE(p.commands.back().options.find("-DOUT_STORAGE=STORAGE_BF16"), std::string::npos);
+  EXPECT_NE(p.commands.back().options.find("-DC_VEC=0"), std::string::npos);
+  // The direct kernel reads 16-bit operands in place.
+  GemmOptions direct;
+  direct.force_path = GemmPath::Direct;
+  p = plan_call(d, h, direct);
+  ASSERT_EQ(kernels(p), std::vector<std::string>{"gemm_direct"});
+  EXPECT_NE(p.commands[0].options.find("-DIN_STORAGE=STORAGE_BF16 -DOUT_STORAGE=STORAGE_BF16"), std::string::npos);
 }
 
 }  // namespace

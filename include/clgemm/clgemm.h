@@ -54,7 +54,10 @@ typedef enum {
   clgemmBufferContextMismatch = -16,   /* a buffer belongs to another context than the queue */
   clgemmNotABuffer = -17,              /* a memory object is an image or a pipe, not a buffer */
   clgemmBufferAccess = -18,            /* C created read-only; A, B (or C with beta != 0) write-only */
-  clgemmOverlappingOperands = -19      /* C overlaps A, B or another batch item of C */
+  clgemmOverlappingOperands = -19,     /* C overlaps A, B or another batch item of C */
+  clgemmInvalidDataType = -20,         /* a type or compute type is not one of its enum's values */
+  clgemmUnsupportedTypes = -21,        /* a combination of types clgemm does not compute */
+  clgemmNoFp64 = -22                   /* f64 on a device without cl_khr_fp64 */
 } clgemmStatus;
 
 /* The arithmetic of later calls on the calling thread (clgemm::Math): clgemmMathFp32, float32
@@ -83,6 +86,75 @@ clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_tr
                                        size_t a_ld, size_t a_stride, cl_mem b_buffer, size_t b_offset, size_t b_ld,
                                        size_t b_stride, float beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
                                        size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event);
+
+/* Double precision, with CLBlast's arguments: f64 operands computed in double. Needs a device with
+   cl_khr_fp64 (else clgemmNoFp64). */
+clgemmStatus clgemmDgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                         size_t n, size_t k, double alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
+                         cl_mem b_buffer, size_t b_offset, size_t b_ld, double beta, cl_mem c_buffer, size_t c_offset,
+                         size_t c_ld, cl_command_queue* queue, cl_event* event);
+clgemmStatus clgemmDgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                size_t m, size_t n, size_t k, const double* alphas, cl_mem a_buffer,
+                                const size_t* a_offsets, size_t a_ld, cl_mem b_buffer, const size_t* b_offsets,
+                                size_t b_ld, const double* betas, cl_mem c_buffer, const size_t* c_offsets, size_t c_ld,
+                                size_t batch_count, cl_command_queue* queue, cl_event* event);
+clgemmStatus clgemmDgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                       size_t m, size_t n, size_t k, double alpha, cl_mem a_buffer, size_t a_offset,
+                                       size_t a_ld, size_t a_stride, cl_mem b_buffer, size_t b_offset, size_t b_ld,
+                                       size_t b_stride, double beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
+                                       size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event);
+
+/* Half precision, with CLBlast's arguments (alpha and beta as cl_half bits): f16 A, B and C,
+   computed in float32 (loads through vload_half, stores rounded to nearest even). */
+clgemmStatus clgemmHgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                         size_t n, size_t k, cl_half alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
+                         cl_mem b_buffer, size_t b_offset, size_t b_ld, cl_half beta, cl_mem c_buffer, size_t c_offset,
+                         size_t c_ld, cl_command_queue* queue, cl_event* event);
+clgemmStatus clgemmHgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                size_t m, size_t n, size_t k, const cl_half* alphas, cl_mem a_buffer,
+                                const size_t* a_offsets, size_t a_ld, cl_mem b_buffer, const size_t* b_offsets,
+                                size_t b_ld, const cl_half* betas, cl_mem c_buffer, const size_t* c_offsets, size_t c_ld,
+                                size_t batch_count, cl_command_queue* queue, cl_event* event);
+clgemmStatus clgemmHgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                       size_t m, size_t n, size_t k, cl_half alpha, cl_mem a_buffer, size_t a_offset,
+                                       size_t a_ld, size_t a_stride, cl_mem b_buffer, size_t b_offset, size_t b_ld,
+                                       size_t b_stride, cl_half beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
+                                       size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event);
+
+/* Element types and arithmetics of the typed entries (cuBLAS's GemmEx). Supported: all f32
+   (compute f32, tf32 or 3xtf32); all f64 (compute f64); A and B both f16 or both bf16 with C of
+   their type or f32 (compute f32). clgemmComputeAuto: f64 for f64 operands, else f32 (with
+   clgemmSetMath's arithmetic for f32 operands). Other combinations: clgemmUnsupportedTypes. */
+typedef enum { clgemmTypeF32 = 0, clgemmTypeF64 = 1, clgemmTypeF16 = 2, clgemmTypeBF16 = 3 } clgemmDataType;
+typedef enum {
+  clgemmComputeAuto = 0,
+  clgemmComputeF32 = 1,
+  clgemmComputeF64 = 2,
+  clgemmComputeTf32 = 3,
+  clgemmComputeTf32x3 = 4
+} clgemmComputeType;
+
+/* C = alpha·op(A)·op(B) + beta·C with each matrix of its own type; alpha and beta are used in the
+   compute type. Offsets and leading dimensions count elements of each matrix's type. */
+clgemmStatus clgemmGemmEx(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                          size_t n, size_t k, double alpha, cl_mem a_buffer, clgemmDataType a_type, size_t a_offset,
+                          size_t a_ld, cl_mem b_buffer, clgemmDataType b_type, size_t b_offset, size_t b_ld,
+                          double beta, cl_mem c_buffer, clgemmDataType c_type, size_t c_offset, size_t c_ld,
+                          clgemmComputeType compute, cl_command_queue* queue, cl_event* event);
+clgemmStatus clgemmGemmBatchedEx(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                 size_t m, size_t n, size_t k, const double* alphas, cl_mem a_buffer,
+                                 clgemmDataType a_type, const size_t* a_offsets, size_t a_ld, cl_mem b_buffer,
+                                 clgemmDataType b_type, const size_t* b_offsets, size_t b_ld, const double* betas,
+                                 cl_mem c_buffer, clgemmDataType c_type, const size_t* c_offsets, size_t c_ld,
+                                 size_t batch_count, clgemmComputeType compute, cl_command_queue* queue,
+                                 cl_event* event);
+clgemmStatus clgemmGemmStridedBatchedEx(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                        size_t m, size_t n, size_t k, double alpha, cl_mem a_buffer,
+                                        clgemmDataType a_type, size_t a_offset, size_t a_ld, size_t a_stride,
+                                        cl_mem b_buffer, clgemmDataType b_type, size_t b_offset, size_t b_ld,
+                                        size_t b_stride, double beta, cl_mem c_buffer, clgemmDataType c_type,
+                                        size_t c_offset, size_t c_ld, size_t c_stride, size_t batch_count,
+                                        clgemmComputeType compute, cl_command_queue* queue, cl_event* event);
 
 /* A short, fixed description of a status code. */
 const char* clgemmStatusString(clgemmStatus status);

@@ -29,6 +29,9 @@ enum class Status : int {
   NotABuffer = -17,        // a memory object is an image or a pipe, not a buffer
   BufferAccess = -18,      // a buffer's flags forbid the access: C read-only, A or B write-only
   OverlappingOperands = -19,  // C overlaps A, B or another batch item of C (BLAS forbids aliasing)
+  InvalidDataType = -20,   // a_type, b_type, c_type or compute is not one of its enum's values
+  UnsupportedTypes = -21,  // a combination of types and compute type that clgemm does not compute
+  NoFp64 = -22,            // f64 on a device without double precision (cl_khr_fp64)
 };
 
 const char* status_name(Status s);

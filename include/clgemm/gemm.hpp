@@ -32,10 +32,13 @@ struct GemmCall {
   Layout layout = Layout::RowMajor;
   Transpose a_transpose = Transpose::No, b_transpose = Transpose::No;
   size_t m = 0, n = 0, k = 0;
-  // Used in the compute type: float32 for f32 operands (and, later, f16 and bf16), double for f64.
-  double alpha = 1.0, beta = 0.0;
+  double alpha = 1.0, beta = 0.0;  // used in the compute type (float32 or double)
   MatrixRef a, b, c;
-  DataType type = DataType::F32;  // of A, B and C (f32 only, for now: others are Unsupported)
+  // The element types and the arithmetic. Supported: all f32 (compute F32, Tf32 or Tf32x3); all
+  // f64 (F64, on devices with cl_khr_fp64); A and B both f16 or both bf16, C of the same type or
+  // f32 (F32). Offsets, leading dimensions and strides count elements of each matrix's type.
+  DataType a_type = DataType::F32, b_type = DataType::F32, c_type = DataType::F32;
+  ComputeType compute = ComputeType::Auto;
 };
 
 // How the planner runs a call. Printed by `clgemm plan`; can be forced for testing.
@@ -163,7 +166,11 @@ CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOpt
 void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event = nullptr, const GemmOptions& options = {});
 
 // batch_count GEMMs of one shape, each with its own alpha, beta and offsets (vectors of length
-// batch_count; the offsets replace call.a/b/c.offset).
+// batch_count; the offsets replace call.a/b/c.offset). alpha and beta are used in the compute type.
+void gemm_batched(const GemmCall& call, const std::vector<double>& alphas, const std::vector<double>& betas,
+                  const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
+                  const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event = nullptr,
+                  const GemmOptions& options = {});
 void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
                   const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
                   const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event = nullptr,

@@ -9,9 +9,14 @@
 namespace clgemm {
 
 // The element types of matrices. A call, its plan, the tuning database's entries and the kernels
-// (their PRECISION) carry one; float32 is the one that runs today, and a call in another is
-// refused as unsupported.
+// (their PRECISION and storage options) carry them.
 enum class DataType { F32, F64, F16, BF16 };
+
+// The arithmetic of a call (cuBLAS's compute types). Auto: F64 for f64 operands, F32 otherwise.
+// F32 computes f32, f16 and bf16 operands in float32 (16-bit ones widened on load); F64 computes
+// f64 ones in double; Tf32 and Tf32x3 are the tensor-core arithmetics of f32 operands (see
+// clgemm::Math), which fall back to F32 where the device has no tensor path.
+enum class ComputeType { Auto, F32, F64, Tf32, Tf32x3 };
 
 // "f32", "f64", "f16", "bf16": how messages, the CLI and the tuning database write a type.
 inline const char* data_type_name(DataType t) {
@@ -20,6 +25,16 @@ inline const char* data_type_name(DataType t) {
     case DataType::F16: return "f16";
     case DataType::BF16: return "bf16";
     default: return "f32";
+  }
+}
+
+inline const char* compute_type_name(ComputeType t) {
+  switch (t) {
+    case ComputeType::F32: return "f32";
+    case ComputeType::F64: return "f64";
+    case ComputeType::Tf32: return "tf32";
+    case ComputeType::Tf32x3: return "3xtf32";
+    default: return "auto";
   }
 }
 

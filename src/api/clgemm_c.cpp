@@ -7,7 +7,9 @@
 #include "api/gemm_checks.hpp"
 #include "runtime/warnings.hpp"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -59,8 +61,8 @@ int raw(const E& value) {
 }
 
 // The enums arrive as the integers raw() read: passing a C enum on by value would read it too.
-clgemm::GemmCall make_call(int layout, int ta, int tb, size_t m, size_t n, size_t k, float alpha, cl_mem a,
-                           size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset, size_t b_ld, float beta, cl_mem c,
+clgemm::GemmCall make_call(int layout, int ta, int tb, size_t m, size_t n, size_t k, double alpha, cl_mem a,
+                           size_t a_offset, size_t a_ld, cl_mem b, size_t b_offset, size_t b_ld, double beta, cl_mem c,
                            size_t c_offset, size_t c_ld) {
   clgemm::GemmCall call;
   call.layout = static_cast<clgemm::Layout>(layout);
@@ -72,6 +74,57 @@ clgemm::GemmCall make_call(int layout, int ta, int tb, size_t m, size_t n, size_
   call.b = {b, b_offset, b_ld};
   call.c = {c, c_offset, c_ld};
   return call;
+}
+
+// The same call with every matrix of type `t`.
+clgemm::GemmCall typed(clgemm::GemmCall call, clgemm::DataType t) {
+  call.a_type = call.b_type = call.c_type = t;
+  return call;
+}
+
+// The same call with the types and compute type a C caller passed (as raw() integers, which the
+// checks judge).
+clgemm::GemmCall typed(clgemm::GemmCall call, int a, int b, int c, int compute) {
+  call.a_type = static_cast<clgemm::DataType>(a);
+  call.b_type = static_cast<clgemm::DataType>(b);
+  call.c_type = static_cast<clgemm::DataType>(c);
+  call.compute = static_cast<clgemm::ComputeType>(compute);
+  return call;
+}
+
+// An IEEE half's bits as a double (cl_half alpha and beta).
+double half_value(cl_half h) {
+  const unsigned sign = h >> 15, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  double v = exp == 0    ? std::ldexp(double(man), -24)
+             : exp == 31 ? (man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity())
+                         : std::ldexp(double(man | 0x400), int(exp) - 25);
+  return sign ? -v : v;
+}
+
+// The per-item arrays of a batched C call, checked for null before they are copied.
+template <class T>
+std::vector<double> scalars_of(const T* values, size_t count, double (*convert)(T)) {
+  std::vector<double> out(count);
+  for (size_t i = 0; i < count; ++i) out[i] = convert(values[i]);
+  return out;
+}
+double as_double(double v) { return v; }
+
+void batched(const clgemm::GemmCall& call, const std::vector<double>& alphas, const std::vector<double>& betas,
+             const size_t* a_offsets, const size_t* b_offsets, const size_t* c_offsets, size_t batch_count,
+             cl_command_queue queue, cl_event* event, const clgemm::GemmOptions& options) {
+  clgemm::gemm_batched(call, alphas, betas, std::vector<size_t>(a_offsets, a_offsets + batch_count),
+                       std::vector<size_t>(b_offsets, b_offsets + batch_count),
+                       std::vector<size_t>(c_offsets, c_offsets + batch_count), queue, event, options);
+}
+
+void check_arrays(const void* alphas, const void* betas, const size_t* a, const size_t* b, const size_t* c,
+                  size_t batch_count) {
+  // Before the arrays are copied: batch_count says how long they are.
+  clgemm::detail::check_batch_count(batch_count);
+  if (!alphas || !betas || !a || !b || !c)
+    throw clgemm::Error(clgemm::Status::InvalidArgument,
+                        "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
 }
 
 cl_command_queue queue_of(cl_command_queue* queue) {
@@ -136,6 +189,134 @@ clgemmStatus clgemmSgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_tr
   return guarded([&] {
     clgemm::gemm_strided_batched(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer,
                                            a_offset, a_ld, b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+                                 a_stride, b_stride, c_stride, batch_count, queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmDgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                         size_t n, size_t k, double alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
+                         cl_mem b_buffer, size_t b_offset, size_t b_ld, double beta, cl_mem c_buffer, size_t c_offset,
+                         size_t c_ld, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset,
+                                 a_ld, b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+                       clgemm::DataType::F64),
+                 queue_of(queue), event);
+  });
+}
+
+clgemmStatus clgemmDgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                                size_t n, size_t k, const double* alphas, cl_mem a_buffer, const size_t* a_offsets,
+                                size_t a_ld, cl_mem b_buffer, const size_t* b_offsets, size_t b_ld, const double* betas,
+                                cl_mem c_buffer, const size_t* c_offsets, size_t c_ld, size_t batch_count,
+                                cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    check_arrays(alphas, betas, a_offsets, b_offsets, c_offsets, batch_count);
+    batched(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, 1, a_buffer, 0, a_ld, b_buffer,
+                            0, b_ld, 0, c_buffer, 0, c_ld),
+                  clgemm::DataType::F64),
+            scalars_of(alphas, batch_count, as_double), scalars_of(betas, batch_count, as_double), a_offsets,
+            b_offsets, c_offsets, batch_count, queue_of(queue), event, {});
+  });
+}
+
+clgemmStatus clgemmDgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                       size_t m, size_t n, size_t k, double alpha, cl_mem a_buffer, size_t a_offset,
+                                       size_t a_ld, size_t a_stride, cl_mem b_buffer, size_t b_offset, size_t b_ld,
+                                       size_t b_stride, double beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
+                                       size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_strided_batched(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha,
+                                                 a_buffer, a_offset, a_ld, b_buffer, b_offset, b_ld, beta, c_buffer,
+                                                 c_offset, c_ld),
+                                       clgemm::DataType::F64),
+                                 a_stride, b_stride, c_stride, batch_count, queue_of(queue), event);
+  });
+}
+
+clgemmStatus clgemmHgemm(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                         size_t n, size_t k, cl_half alpha, cl_mem a_buffer, size_t a_offset, size_t a_ld,
+                         cl_mem b_buffer, size_t b_offset, size_t b_ld, cl_half beta, cl_mem c_buffer, size_t c_offset,
+                         size_t c_ld, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, half_value(alpha), a_buffer,
+                                 a_offset, a_ld, b_buffer, b_offset, b_ld, half_value(beta), c_buffer, c_offset, c_ld),
+                       clgemm::DataType::F16),
+                 queue_of(queue), event);
+  });
+}
+
+clgemmStatus clgemmHgemmBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                                size_t n, size_t k, const cl_half* alphas, cl_mem a_buffer, const size_t* a_offsets,
+                                size_t a_ld, cl_mem b_buffer, const size_t* b_offsets, size_t b_ld, const cl_half* betas,
+                                cl_mem c_buffer, const size_t* c_offsets, size_t c_ld, size_t batch_count,
+                                cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    check_arrays(alphas, betas, a_offsets, b_offsets, c_offsets, batch_count);
+    batched(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, 1, a_buffer, 0, a_ld, b_buffer,
+                            0, b_ld, 0, c_buffer, 0, c_ld),
+                  clgemm::DataType::F16),
+            scalars_of(alphas, batch_count, half_value), scalars_of(betas, batch_count, half_value), a_offsets,
+            b_offsets, c_offsets, batch_count, queue_of(queue), event, {});
+  });
+}
+
+clgemmStatus clgemmHgemmStridedBatched(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                       size_t m, size_t n, size_t k, cl_half alpha, cl_mem a_buffer, size_t a_offset,
+                                       size_t a_ld, size_t a_stride, cl_mem b_buffer, size_t b_offset, size_t b_ld,
+                                       size_t b_stride, cl_half beta, cl_mem c_buffer, size_t c_offset, size_t c_ld,
+                                       size_t c_stride, size_t batch_count, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_strided_batched(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k,
+                                                 half_value(alpha), a_buffer, a_offset, a_ld, b_buffer, b_offset, b_ld,
+                                                 half_value(beta), c_buffer, c_offset, c_ld),
+                                       clgemm::DataType::F16),
+                                 a_stride, b_stride, c_stride, batch_count, queue_of(queue), event);
+  });
+}
+
+clgemmStatus clgemmGemmEx(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose, size_t m,
+                          size_t n, size_t k, double alpha, cl_mem a_buffer, clgemmDataType a_type, size_t a_offset,
+                          size_t a_ld, cl_mem b_buffer, clgemmDataType b_type, size_t b_offset, size_t b_ld,
+                          double beta, cl_mem c_buffer, clgemmDataType c_type, size_t c_offset, size_t c_ld,
+                          clgemmComputeType compute, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha, a_buffer, a_offset,
+                                 a_ld, b_buffer, b_offset, b_ld, beta, c_buffer, c_offset, c_ld),
+                       raw(a_type), raw(b_type), raw(c_type), raw(compute)),
+                 queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmGemmBatchedEx(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                 size_t m, size_t n, size_t k, const double* alphas, cl_mem a_buffer,
+                                 clgemmDataType a_type, const size_t* a_offsets, size_t a_ld, cl_mem b_buffer,
+                                 clgemmDataType b_type, const size_t* b_offsets, size_t b_ld, const double* betas,
+                                 cl_mem c_buffer, clgemmDataType c_type, const size_t* c_offsets, size_t c_ld,
+                                 size_t batch_count, clgemmComputeType compute, cl_command_queue* queue,
+                                 cl_event* event) {
+  return guarded([&] {
+    check_arrays(alphas, betas, a_offsets, b_offsets, c_offsets, batch_count);
+    batched(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, 1, a_buffer, 0, a_ld, b_buffer,
+                            0, b_ld, 0, c_buffer, 0, c_ld),
+                  raw(a_type), raw(b_type), raw(c_type), raw(compute)),
+            scalars_of(alphas, batch_count, as_double), scalars_of(betas, batch_count, as_double), a_offsets,
+            b_offsets, c_offsets, batch_count, queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmGemmStridedBatchedEx(clgemmLayout layout, clgemmTranspose a_transpose, clgemmTranspose b_transpose,
+                                        size_t m, size_t n, size_t k, double alpha, cl_mem a_buffer,
+                                        clgemmDataType a_type, size_t a_offset, size_t a_ld, size_t a_stride,
+                                        cl_mem b_buffer, clgemmDataType b_type, size_t b_offset, size_t b_ld,
+                                        size_t b_stride, double beta, cl_mem c_buffer, clgemmDataType c_type,
+                                        size_t c_offset, size_t c_ld, size_t c_stride, size_t batch_count,
+                                        clgemmComputeType compute, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_strided_batched(typed(make_call(raw(layout), raw(a_transpose), raw(b_transpose), m, n, k, alpha,
+                                                 a_buffer, a_offset, a_ld, b_buffer, b_offset, b_ld, beta, c_buffer,
+                                                 c_offset, c_ld),
+                                       raw(a_type), raw(b_type), raw(c_type), raw(compute)),
                                  a_stride, b_stride, c_stride, batch_count, queue_of(queue), event, thread_options());
   });
 }

@@ -51,12 +51,14 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
   const std::shared_ptr<const Context> held = detail::context_for_queue(queue);
   const Context& ctx = *held;
   detail::check_device(ctx.info());
+  detail::check_device_types(call, ctx.info());
   const detail::RowMajorGemm g = detail::to_row_major(call);
   spec = detail::to_row_major(call, std::move(spec));
+  const GemmOptions with_compute = detail::with_compute(call, options);
   const cl::CommandQueue q(queue, true);
   if (options.events) options.events->clear();
   const detail::LaunchPlan plan = scale_only ? detail::build_scale_plan(ctx.info(), g, spec)
-                                             : detail::build_launch_plan(ctx.info(), detail::plan_parts(ctx.info(), g, spec, options));
+                       : detail::build_launch_plan(ctx.info(), detail::plan_parts(ctx.info(), g, spec, with_compute));
   hand_back(detail::enqueue_plan(ctx, q, plan, {g.a.buffer, g.b.buffer, g.c.buffer}, options.events), event);
 }
 
@@ -70,6 +72,14 @@ void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const G
 }
 
 void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
+                  const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
+                  const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event,
+                  const GemmOptions& options) {
+  gemm_batched(call, std::vector<double>(alphas.begin(), alphas.end()), std::vector<double>(betas.begin(), betas.end()),
+               a_offsets, b_offsets, c_offsets, queue, event, options);
+}
+
+void gemm_batched(const GemmCall& call, const std::vector<double>& alphas, const std::vector<double>& betas,
                   const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
                   const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event,
                   const GemmOptions& options) {
@@ -88,14 +98,13 @@ void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const 
   // alpha is 0, but must never read outside their buffers).
   GemmCall checked = call;
   checked.alpha = 1.0;
-  const bool c_read = std::any_of(betas.begin(), betas.end(), [](float b) { return b != 0.0f; });
+  const bool c_read = std::any_of(betas.begin(), betas.end(), [](double b) { return b != 0.0; });
   auto listed = [count](const std::vector<size_t>& offsets) { return detail::ItemStarts{count, 0, 0, &offsets}; };
   detail::check_operands(checked, context, listed(a_offsets), listed(b_offsets), listed(c_offsets), c_read);
   detail::BatchSpec spec;
   spec.count = count;
   spec.arrays = true;
-  spec.alphas.assign(alphas.begin(), alphas.end());
-  spec.betas.assign(betas.begin(), betas.end());
+  spec.alphas = alphas, spec.betas = betas;
   spec.a_offsets = a_offsets, spec.b_offsets = b_offsets, spec.c_offsets = c_offsets;
   run(call, spec, call.k == 0, queue, event, options);
 }

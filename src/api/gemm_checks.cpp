@@ -44,13 +44,49 @@ std::vector<Stored> stored_operands(const GemmCall& c, bool read_ab) {
 
 }  // namespace
 
+void check_types(const GemmCall& call) {
+  const std::pair<const char*, DataType> types[] = {{"a_type", call.a_type}, {"b_type", call.b_type}, {"c_type", call.c_type}};
+  for (const auto& [name, type] : types)
+    if (int(type) < int(DataType::F32) || int(type) > int(DataType::BF16))
+      throw Error(Status::InvalidDataType, std::string(name) + " is " + std::to_string(int(type)) +
+                                               "; it must be f32, f64, f16 or bf16 (clgemm::DataType 0-3)");
+  if (int(call.compute) < int(ComputeType::Auto) || int(call.compute) > int(ComputeType::Tf32x3))
+    throw Error(Status::InvalidDataType, "compute is " + std::to_string(int(call.compute)) +
+                                             "; it must be auto, f32, f64, tf32 or 3xtf32 (clgemm::ComputeType 0-4)");
+  const DataType in = call.a_type;
+  const ComputeType compute = call.compute;
+  const auto refuse = [&](const std::string& why) {
+    throw Error(Status::UnsupportedTypes, std::string("a_type ") + data_type_name(call.a_type) + ", b_type " +
+                                              data_type_name(call.b_type) + ", c_type " + data_type_name(call.c_type) +
+                                              ", compute " + compute_type_name(compute) + ": " + why);
+  };
+  if (call.b_type != in) refuse("A and B must have one type");
+  switch (in) {
+    case DataType::F64:
+      if (call.c_type != DataType::F64) refuse("f64 operands need an f64 C");
+      if (compute != ComputeType::Auto && compute != ComputeType::F64) refuse("f64 operands are computed in f64");
+      break;
+    case DataType::F32:
+      if (call.c_type != DataType::F32) refuse("f32 operands need an f32 C");
+      if (compute == ComputeType::F64) refuse("f32 operands are computed in f32, tf32 or 3xtf32");
+      break;
+    default:  // f16, bf16
+      if (call.c_type != in && call.c_type != DataType::F32)
+        refuse(std::string(data_type_name(in)) + " operands need a C of the same type or f32");
+      if (compute != ComputeType::Auto && compute != ComputeType::F32)
+        refuse(std::string(data_type_name(in)) + " operands are computed in f32");
+      break;
+  }
+}
+
+void check_device_types(const GemmCall& call, const DeviceInfo& device) {
+  if (call.a_type == DataType::F64 && !device.fp64)
+    throw Error(Status::NoFp64, "f64 operands need double precision, which " + device.name +
+                                    " does not offer (no cl_khr_fp64)");
+}
+
 void check_enums(const GemmCall& call) {
-  const int type = int(call.type);
-  if (type < int(DataType::F32) || type > int(DataType::BF16))
-    throw Error(Status::InvalidArgument, "type is " + std::to_string(type) + "; it must be a clgemm::DataType");
-  if (call.type != DataType::F32)
-    throw Error(Status::Unsupported, std::string("clgemm multiplies f32 matrices; ") + data_type_name(call.type) +
-                                         " has no kernels yet");
+  check_types(call);
   if (call.layout != Layout::RowMajor && call.layout != Layout::ColMajor)
     throw Error(Status::InvalidLayout, "layout is " + std::to_string(int(call.layout)) +
                                            "; it must be 101 (row-major) or 102 (column-major)");
@@ -154,13 +190,14 @@ void check_operands(const GemmCall& call, cl_context queue_context, const ItemSt
                       str(s.rows) + "x" + str(s.cols) + ", " + (row ? "row" : "column") + "-major)");
     const size_t bytes = check_buffer(s.ref->buffer, n, queue_context, !is_c || c_read, is_c);
     const ItemStarts& starts = s.name[0] == 'a' ? a : s.name[0] == 'b' ? b : c;
-    const Footprint footprint{s.name, s.ref->buffer, outer, inner, s.ref->ld, starts, data_type_bytes(call.type)};
+    const size_t element = data_type_bytes(is_c ? call.c_type : call.a_type);
+    const Footprint footprint{s.name, s.ref->buffer, outer, inner, s.ref->ld, starts, element};
     if (!is_c) inputs.push_back(footprint);
     if (outer == 0 || inner == 0) continue;
     // Elements the matrix spans from its offset: (outer - 1) full leading dimensions plus one run.
     const size_t span = add(mul(outer - 1, s.ref->ld, n + " extent"), inner, n + " extent");
     const size_t max_off = max_start(starts, s.name);
-    const size_t need = mul(add(max_off, span, n + " offset + extent"), data_type_bytes(call.type), n + " size in bytes");
+    const size_t need = mul(add(max_off, span, n + " offset + extent"), element, n + " size in bytes");
     if (need > bytes)
       throw Error(Status::BufferTooSmall, n + "_buffer holds " + str(bytes) + " bytes but " + n + "_offset " +
                                               str(max_off) + " with " + n + "_ld " + str(s.ref->ld) + " and a " +

@@ -12,8 +12,13 @@
 
 namespace clgemm::detail {
 
-// Layout and transpose values, and a valid queue (whose context it returns).
+// The element types and compute type: known values (InvalidDataType) in a combination clgemm
+// computes (UnsupportedTypes).
+void check_types(const GemmCall& call);
+// Layout, transpose and type values, and a valid queue (whose context it returns).
 void check_enums(const GemmCall& call);
+// What the types need of the device: cl_khr_fp64 for f64 (NoFp64).
+void check_device_types(const GemmCall& call, const DeviceInfo& device);
 cl_context check_queue(cl_command_queue queue);
 // Can the queue's device build and run clgemm's kernels?
 void check_device(const DeviceInfo& device);

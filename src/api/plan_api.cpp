@@ -16,6 +16,7 @@ CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOpt
   detail::check_batch_count(batch_count);
   detail::check_enums(call);
   detail::check_index_range(call);
+  detail::check_device_types(call, device);
   CallPlan out;
   if (call.m == 0 || call.n == 0) return out;
   const detail::RowMajorGemm g = detail::to_row_major(call);
@@ -28,7 +29,7 @@ CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOpt
   if (call.k == 0 || call.alpha == 0.0) {
     launch = detail::build_scale_plan(device, g, spec);
   } else {
-    const std::vector<detail::GemmPart> parts = detail::plan_parts(device, g, spec, options);
+    const std::vector<detail::GemmPart> parts = detail::plan_parts(device, g, spec, detail::with_compute(call, options));
     // The parts' blocks in the caller's terms: a column-major C is the transpose of the row-major
     // one the planner sees.
     for (const auto& p : parts)

@@ -16,7 +16,8 @@ struct RowMajorGemm {
   bool trans_a = false, trans_b = false;
   double alpha = 1.0, beta = 0.0;  // used in the compute type (kernels/precision.hpp)
   MatrixRef a, b, c;
-  DataType type = DataType::F32;  // of A, B and C
+  DataType type = DataType::F32;    // of A and B; the compute type follows (kernels/precision.hpp)
+  DataType c_type = DataType::F32;
 };
 
 // Which GEMMs of a batch to run: a count with fixed strides, or explicit per-batch arrays (in

@@ -62,6 +62,10 @@ void check_param_values(const GemmKernelDescriptor& d, const KernelParams& overr
   }
 }
 
+ParamSpec precision_param() {
+  return {"PRECISION", 32, 32, "bits of the arithmetic and of packed operands: 32 (float) or 64 (double)", {}, 32};
+}
+
 KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides) {
   // Before any constraint, which may divide by a value.
   check_param_values(d, overrides);

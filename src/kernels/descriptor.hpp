@@ -81,6 +81,15 @@ struct GemmKernelDescriptor {
 inline size_t round_up(size_t x, size_t m) { return m <= 1 ? x : (x + m - 1) / m * m; }
 inline long p(const KernelParams& ps, const char* name) { return ps.at(name); }
 
+// PRECISION, the parameter of the kernels written in `real` (common/vectors.cl): 32 for float, 64
+// for double. The planner sets it from the call's types; it is not searched.
+ParamSpec precision_param();
+// Bytes of one `real` of a configuration (4 where it has no PRECISION).
+inline size_t element_bytes(const KernelParams& ps) {
+  const auto it = ps.find("PRECISION");
+  return it != ps.end() && it->second == 64 ? 8 : 4;
+}
+
 // Constraints shared by many kernels.
 Constraint divides(const std::string& divisor, const std::string& dividend);  // dividend % divisor == 0
 Constraint one_of(const std::string& name, std::vector<long> allowed);

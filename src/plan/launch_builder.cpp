@@ -130,7 +130,7 @@ void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, co
     c.what = "direct";
     c.sources = d.program_sources();
     c.entry = d.entry;
-    c.options = build_options(plan.params) + precision_option(g.type) + flag("TRANS_A", g.trans_a) +
+    c.options = build_options(plan.params) + storage_options(g.type, g.c_type) + flag("TRANS_A", g.trans_a) +
                 flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
     c.args = shape_args(g);
     const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
@@ -168,7 +168,7 @@ void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     c.what = "tall";
     c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall.cl"};
     c.entry = "gemm_tall";
-    c.options = build_options(ps) + precision_option(g.type) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) +
+    c.options = build_options(ps) + storage_options(g.type, g.c_type) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) +
                 flag("B_KVEC", b_kvec) + flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
     c.args = shape_args(g);
     c.args.insert(c.args.end(), {Arg::mem(BufferRole::A), Arg::u64(g.a.offset), Arg::i32(int64_t(g.a.ld)),
@@ -275,22 +275,27 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
   //    in pairs of floats) and element by element otherwise, except that PACKA = 1 still packs
   //    a row-major A into At (the tuner decides) and plan.pack_b packs a B that is not aligned
   //    (the planner decides, by size).
+  //  - 16-bit operands (f16, bf16) are always packed: the pack widens them to float, which is what
+  //    the kernel reads.
   const bool async = p(ps, "ASYNC") > 0;
-  const bool at_vec = g.trans_a && g.m % vwm == 0 && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
+  const bool widen = !stored_as_computed(g.type);
+  const bool at_vec =
+      !widen && g.trans_a && g.m % vwm == 0 && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, vwm);
   bool a_packed, a_km, a_vec;
   if (g.trans_a) {
     a_km = true;
-    a_packed = !at_vec && !async;
+    a_packed = !at_vec && (!async || widen);
     a_vec = at_vec || a_packed;
   } else {
-    a_packed = async ? p(ps, "PACKA") != 0 : !(p(ps, "SA") && !p(ps, "PACKA"));
+    a_packed = widen || (async ? p(ps, "PACKA") != 0 : !(p(ps, "SA") && !p(ps, "PACKA")));
     a_km = a_packed;
     // For A_KM = 0, whether A's rows go in vectors of 4 along K; only ALK reads them so (the
     // transposing copies go element by element).
     a_vec = a_packed || (p(ps, "ALK") > 0 && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4));
   }
-  const bool b_vec_ok = !g.trans_b && g.n % vwn == 0 && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
-  const bool b_packed = !b_vec_ok && (!async || plan.pack_b);
+  const bool b_vec_ok =
+      !widen && !g.trans_b && g.n % vwn == 0 && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, vwn);
+  const bool b_packed = widen || (!b_vec_ok && (!async || plan.pack_b));
   const bool b_kn = !g.trans_b || b_packed;
   const bool b_vec = b_vec_ok || b_packed;
   // A K×N B read in place but not in whole vectors still goes in pairs of floats (8-byte copies)
@@ -298,7 +303,8 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
   const bool b_pairs = async && b_kn && !b_vec && g.n % 2 == 0 && (kwg * nwg / 2) % size_t(wgs(ps)) == 0 &&
                        aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 2);
   // Whole-vector stores into C need every row of every batch to start on a vector boundary.
-  const bool c_vec = aligned_to(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
+  // (C stored in 16 bits goes element by element.)
+  const bool c_vec = stored_as_computed(g.c_type) && aligned_to(g.c.ld, g.c.offset, s.c_stride, s.c_offsets, vwn);
   // Split-K of the last wave (the plan's choice, evened out here so that no part is empty).
   const size_t tiles_n = pn / nwg, tiles = (pm / mwg) * tiles_n;
   const size_t split_tiles = std::min(plan.split_tiles, tiles);
@@ -323,22 +329,22 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
   TileOperand a{a_packed, 0, pk * pm, !a_vec ? 1 : a_km ? vwm : 4, pm / vwm};
   TileOperand bo{b_packed, 0, pk * pn, b_kn && b_vec ? vwn : 1, pn / vwn};
   // NV_FENCE: the split kernel's fence between its partial sums and its count, in PTX on NVIDIA.
-  const std::string options = build_options(ps) + precision_option(g.type) + flag("C_VEC", c_vec) + flag("A_KM", a_km) +
+  const std::string options = build_options(ps) + storage_options(DataType::F32, g.c_type) + flag("C_VEC", c_vec) + flag("A_KM", a_km) +
                               flag("A_VEC", a_vec) +
                               flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
                               flag("GUARD_M", guard_m) + flag("GUARD_N", guard_n) + flag("GUARD_K", guard_k) +
                               flag("SPLIT", split) + " -DSPLITS=" + std::to_string(max_parts) +
                               flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && has_cp_async(b.device())) +
                               batch_options(s, a, bo);
-  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, g.type));
+  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, compute_type(g.type)));
   const size_t items = batch.front().s.count;  // the most in one piece
 
   // Temporaries for a piece: the packed operands, item after item; the split-K workspace of
   // partial tiles and a zeroed count per split tile, for each item. The kernel sets each count
   // back to zero when its tile is done, so both serve the next piece and the next call. (A kernel
   // aborted midway would leave counts set in the kept buffer; nothing guards against that.)
-  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(g.type));
-  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(g.type));
+  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(compute_type(g.type)));
+  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(compute_type(g.type)));
   size_t ws = 0, counters = 0;
   if (split) {
     ws = b.temporary("split-K workspace", items * split_tiles * max_parts * mwg * nwg * data_type_bytes(compute_type(g.type)));
@@ -389,10 +395,10 @@ void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
       !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4));
   TileOperand a{a_packed, 0, pk * pm, 4, pm / 4};
   TileOperand bo{b_packed, 0, pk * pn, 4, pn / 4};
-  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, g.type));
+  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, compute_type(g.type)));
   const size_t items = batch.front().s.count;
-  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(g.type));
-  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(g.type));
+  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(compute_type(g.type)));
+  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(compute_type(g.type)));
   const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
   for (const Piece& piece : batch) {
     const auto [scalars, offsets] = b.batch_arrays(piece.s);
@@ -439,7 +445,8 @@ LaunchPlan build_scale_plan(const DeviceInfo& device, const RowMajorGemm& call, 
     c.sources = {"common/vectors.cl", "common/batch.cl", "util/scale.cl"};
     c.entry = "gemm_scale";
     c.options = "-DWG_X=" + std::to_string(kScaleX) + " -DWG_Y=" + std::to_string(kScaleY) +
-                precision_option(piece.g.type) + flag("BATCH_ARRAYS", piece.s.arrays);
+                precision_option(piece.g.type) + storage_options(piece.g.type, piece.g.c_type) +
+                flag("BATCH_ARRAYS", piece.s.arrays);
     c.args = {Arg::i32(int64_t(piece.g.m)), Arg::i32(int64_t(piece.g.n)), Arg::real(piece.g.beta, compute_type(piece.g.type)),
               Arg::mem(BufferRole::C),      Arg::u64(piece.g.c.offset),  Arg::i32(int64_t(piece.g.c.ld)),
               Arg::u64(piece.s.c_stride),   scalars,                      offsets};

@@ -10,7 +10,8 @@ RowMajorGemm to_row_major(const GemmCall& c) {
   r.alpha = c.alpha;
   r.beta = c.beta;
   r.c = c.c;
-  r.type = c.type;
+  r.type = c.a_type;
+  r.c_type = c.c_type;
   const bool ta = c.a_transpose == Transpose::Yes, tb = c.b_transpose == Transpose::Yes;
   if (c.layout == Layout::RowMajor) {
     r.m = c.m, r.n = c.n, r.k = c.k;
@@ -24,6 +25,17 @@ RowMajorGemm to_row_major(const GemmCall& c) {
     r.trans_a = tb, r.trans_b = ta;
   }
   return r;
+}
+
+GemmOptions with_compute(const GemmCall& call, GemmOptions options) {
+  switch (call.compute) {
+    case ComputeType::F32: options.math = Math::Fp32; break;
+    case ComputeType::Tf32: options.math = Math::Tf32; break;
+    case ComputeType::Tf32x3: options.math = Math::Tf32x3; break;
+    default: break;
+  }
+  if (call.a_type != DataType::F32) options.math = Math::Fp32;  // the tensor paths take f32 operands
+  return options;
 }
 
 BatchSpec to_row_major(const GemmCall& call, BatchSpec batch) {

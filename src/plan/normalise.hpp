@@ -11,6 +11,11 @@ namespace clgemm::detail {
 // B, m and n, and the transposes swap.
 RowMajorGemm to_row_major(const GemmCall& call);
 
+// The options with the call's compute type applied: an explicit F32, Tf32 or Tf32x3 sets
+// options.math; Auto leaves it as it is (clgemmSetMath's), and other than f32 operands take
+// float32 arithmetic.
+GemmOptions with_compute(const GemmCall& call, GemmOptions options);
+
 // The batch in the same terms: for a column-major call the A and B offsets and strides swap too.
 BatchSpec to_row_major(const GemmCall& call, BatchSpec batch);
 

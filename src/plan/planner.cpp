@@ -3,6 +3,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
+#include "kernels/precision.hpp"
 #include "kernels/descriptor.hpp"
 #include "plan/edge_split.hpp"
 #include "plan/plan_cache.hpp"
@@ -93,12 +94,22 @@ std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std
   if (cls == "mid") order = {"mid", "large", "medium"};
   if (cls == "large") order = {"large", "mid"};
   if (cls == "medium") order = {"medium", "mid"};
-  for (const auto& c : order)
-    if (auto found = detail::find_tuning(device, c, tensor, entry_is_valid, type)) {
-      if (c != cls) found->origin += " (borrowed by " + cls + ")";
-      drop_invalid_alternatives(found->entry);
-      return found;
-    }
+  // 16-bit operands reach the tiled kernel widened to float32 (packed), so without entries of
+  // their own they take float32's; f64 has other register and memory needs, and takes defaults.
+  std::vector<DataType> types = {type};
+  if (type == DataType::F16 || type == DataType::BF16) types.push_back(DataType::F32);
+  for (const DataType t : types)
+    for (const auto& c : order)
+      if (auto found = detail::find_tuning(device, c, tensor, entry_is_valid, t)) {
+        if (c != cls) found->origin += " (borrowed by " + cls + ")";
+        if (t != type) found->origin += std::string(" (") + data_type_name(t) + ", borrowed by " + data_type_name(type) + ")";
+        drop_invalid_alternatives(found->entry);
+        if (!tensor) {
+          found->entry.params["PRECISION"] = detail::precision_bits(type);
+          for (auto& a : found->entry.alternatives) a.params["PRECISION"] = detail::precision_bits(type);
+        }
+        return found;
+      }
   return std::nullopt;
 }
 
@@ -363,7 +374,10 @@ namespace {
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                        DataType type, bool allow_tall) {
-  if (o.math != Math::Fp32 || o.force_path == GemmPath::Tensor) {
+  if (type != DataType::F32 && o.force_path == GemmPath::Tensor)
+    throw Error(Status::InvalidArgument, std::string("the tensor path multiplies f32 operands; these are ") +
+                                             data_type_name(type));
+  if (type == DataType::F32 && (o.math != Math::Fp32 || o.force_path == GemmPath::Tensor)) {
     if (auto tensor = plan_tensor(device, m, n, k, o)) return *tensor;
     GemmOptions fp32 = o;
     fp32.math = Math::Fp32;
@@ -397,7 +411,7 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
                                                        allow_tall && detail::tall_pays(device, m, n, k));
   if (tall) {
     plan.path = GemmPath::Tall;
-    plan.params = detail::tall_params(device, m, n, k, o.force_params);
+    plan.params = detail::tall_params(device, m, n, k, o.force_params, detail::precision_bits(type));
     plan.source = o.force_params.empty() ? "parameters measured for the tall kernel"
                                          : "the caller's overrides of the tall kernel's parameters";
     plan.reason = o.force_path == GemmPath::Tall
@@ -443,7 +457,9 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
       // one: fall back to the defaults below rather than fail the GEMM.
     }
   }
-  plan.params = detail::resolve_params(desc, device, o.force_params);
+  KernelParams overrides = o.force_params;
+  overrides["PRECISION"] = detail::precision_bits(type);
+  plan.params = detail::resolve_params(desc, device, overrides);
   plan.source = o.force_params.empty() ? "the kernel's defaults for a " + device.kind_name()
                                        : "the caller's overrides of the kernel's defaults";
   // Without a measurement the model still tells whether a split pays (it compares the same

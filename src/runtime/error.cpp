@@ -25,6 +25,9 @@ const char* status_name(Status s) {
     case Status::NotABuffer: return "not a buffer";
     case Status::BufferAccess: return "buffer access not allowed";
     case Status::OverlappingOperands: return "overlapping operands";
+    case Status::InvalidDataType: return "invalid data type";
+    case Status::UnsupportedTypes: return "unsupported combination of types";
+    case Status::NoFp64: return "no double precision on the device";
   }
   return "unknown status";
 }

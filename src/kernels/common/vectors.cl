@@ -2,7 +2,7 @@
 // it. Every kernel that works in the element type prepends this file (its descriptor or command
 // lists it first) and is written once, in `real`, for every precision:
 //
-//   PRECISION                        -DPRECISION=32 (the default): float
+//   PRECISION                        the compute type: 32 (the default) float, 64 double
 //   real, real2, real4, real8        the element type and its vectors
 //   ZERO                             0 as a real
 //   typedef VECTOR(WIDTH) realW;     real, real2, real4 or real8
@@ -12,16 +12,27 @@
 //   FMA(a, b, c)                     a·b + c rounded once, fma()
 //   SCALE(T, alpha, x)               alpha·x as a T (real or a vector), 0 where alpha == 0: BLAS
 //                                    drops the product then, Inf or NaN in x too
-//   axpby(alpha, x, beta, y)         alpha·x + beta·*y for one element: SCALE, then MULADD unless
-//                                    beta == 0, where *y is never read (NaN or Inf in C stays out)
+//   axpby(alpha, x, beta, y)         alpha·x + beta·C(y) for one element of C: SCALE, then MULADD
+//                                    unless beta == 0, where y is never read (NaN or Inf in C
+//                                    stays out)
 //
 // Kernels that store alpha·x + beta·C in place spell out the same two steps (SCALE, then MULADD
 // where beta != 0) rather than call axpby: a call evaluates x before alpha is tested, which for an
 // accumulator in private memory indexed at run time (gemm/direct.cl) is a load more.
 //
-// Loads and stores are plain accesses of real and realN: each precision stores the type it
-// computes in. A precision whose arithmetic type differs from what is stored (bf16) adds load and
-// store helpers here.
+// Storage. A and B are stored as `in_t`, C as `out_t` (IN_STORAGE, OUT_STORAGE: STORAGE_F32,
+// STORAGE_F64, STORAGE_F16 or STORAGE_BF16; by default the type of PRECISION). Kernels that read
+// the caller's matrices in place go through these, which are plain accesses where the storage is
+// `real`:
+//   LOAD_IN(p, i)                    element i of an input, as a real
+//   LOAD_IN4(p, i)                   elements 4i..4i+3 as a real4 (p need not be aligned)
+//   LOAD_IN4A(p)                     the same at p, aligned to four elements
+//   LOAD_OUT(p), STORE_OUT(p, v)     an element of C, read as a real; v rounded to out_t and stored
+// f16 goes through vload_half/vstore_half_rte (core OpenCL; no cl_khr_fp16 needed), bf16 is a
+// ushort holding the upper half of a float, stored rounded to nearest even. IN_NATIVE and
+// OUT_NATIVE say the storage is `real`: kernels that load realN vectors directly (xgemm's operands
+// in place, its vector stores of C) need it, and the host packs or stores element by element
+// otherwise.
 //
 // LANE is called with v constant (inside fully unrolled loops), so the selects fold into one
 // register read: no private array indexed at run time, nothing that could be spilled to memory.
@@ -41,8 +52,80 @@ typedef float2 real2;
 typedef float4 real4;
 typedef float8 real8;
 #define ZERO 0.0f
+#define STORAGE_REAL STORAGE_F32
+#elif PRECISION == 64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double2 real2;
+typedef double4 real4;
+typedef double8 real8;
+#define ZERO 0.0
+#define STORAGE_REAL STORAGE_F64
 #else
-#error "this PRECISION is not supported yet (32: float)"
+#error "PRECISION must be 32 (float) or 64 (double)"
+#endif
+
+#define STORAGE_F32 1
+#define STORAGE_F64 2
+#define STORAGE_F16 3
+#define STORAGE_BF16 4
+#ifndef IN_STORAGE
+#define IN_STORAGE STORAGE_REAL
+#endif
+#ifndef OUT_STORAGE
+#define OUT_STORAGE STORAGE_REAL
+#endif
+#define IN_NATIVE (IN_STORAGE == STORAGE_REAL)
+#define OUT_NATIVE (OUT_STORAGE == STORAGE_REAL)
+#if !IN_NATIVE && IN_STORAGE != STORAGE_F16 && IN_STORAGE != STORAGE_BF16
+#error "inputs are stored as the compute type, or as f16 or bf16 (computed in float)"
+#endif
+#if !OUT_NATIVE && OUT_STORAGE != STORAGE_F16 && OUT_STORAGE != STORAGE_BF16
+#error "C is stored as the compute type, or as f16 or bf16 (computed in float)"
+#endif
+#if (!IN_NATIVE || !OUT_NATIVE) && PRECISION != 32
+#error "16-bit storage is computed in float (PRECISION 32)"
+#endif
+
+// bf16: the upper 16 bits of a float. Stored rounded to nearest, ties to even; a NaN stays a NaN
+// (a quiet one: rounding could carry its payload into the exponent and make it an infinity).
+inline float bf16_to_float(const ushort x) { return as_float((uint)x << 16); }
+inline ushort float_to_bf16(const float f) {
+  const uint u = as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (ushort)((u >> 16) | 0x40u);
+  return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+#if IN_NATIVE
+typedef real in_t;
+#define LOAD_IN(p, i) ((p)[i])
+#define LOAD_IN4(p, i) vload4(i, p)
+#define LOAD_IN4A(p) (*(__global const real4*)(p))
+#elif IN_STORAGE == STORAGE_F16
+typedef half in_t;
+#define LOAD_IN(p, i) vload_half(i, p)
+#define LOAD_IN4(p, i) vload_half4(i, p)
+#define LOAD_IN4A(p) vloada_half4(0, p)
+#else
+typedef ushort in_t;
+#define LOAD_IN(p, i) bf16_to_float((p)[i])
+inline float4 bf16x4_to_float4(const ushort4 v) { return as_float4(convert_uint4(v) << 16); }
+#define LOAD_IN4(p, i) bf16x4_to_float4(vload4(i, p))
+#define LOAD_IN4A(p) bf16x4_to_float4(*(__global const ushort4*)(p))
+#endif
+
+#if OUT_NATIVE
+typedef real out_t;
+#define LOAD_OUT(p) (*(p))
+#define STORE_OUT(p, v) (*(p) = (v))
+#elif OUT_STORAGE == STORAGE_F16
+typedef half out_t;
+#define LOAD_OUT(p) vload_half(0, p)
+#define STORE_OUT(p, v) vstore_half_rte(v, 0, p)
+#else
+typedef ushort out_t;
+#define LOAD_OUT(p) bf16_to_float(*(p))
+#define STORE_OUT(p, v) (*(p) = float_to_bf16(v))
 #endif
 
 #define CLGEMM_CAT_(a, b) a##b
@@ -71,7 +154,7 @@ inline real clgemm_lane8(const real8 x, const int v) {
 #define FMA(a, b, c) fma(a, b, c)
 #define SCALE(T, alpha, x) (((alpha) == ZERO) ? (T)(ZERO) : (alpha) * (x))
 
-inline real axpby(const real alpha, const real x, const real beta, __global const real* y) {
+inline real axpby(const real alpha, const real x, const real beta, __global const out_t* y) {
   const real t = SCALE(real, alpha, x);
-  return (beta == ZERO) ? t : MULADD(beta, *y, t);
+  return (beta == ZERO) ? t : MULADD(beta, LOAD_OUT(y), t);
 }

@@ -12,7 +12,8 @@
 // k×m, op(A)(i, p) = A[p·lda + i]. Likewise for B (k×n, or n×k when TRANS_B).
 //
 // Batches run along the third NDRange dimension; common/batch.cl picks each item's offsets and
-// alpha/beta (BATCH_ARRAYS). Elements are `real` (common/vectors.cl: float for PRECISION 32).
+// alpha/beta (BATCH_ARRAYS). A and B are stored as `in_t`, C as `out_t`, and the work is done in `real`
+// (common/vectors.cl).
 
 #ifndef TM
 #define TM 64       // rows of C per work-group
@@ -48,9 +49,9 @@
 
 __kernel __attribute__((reqd_work_group_size(RX, RY, 1)))
 void gemm_direct(const int M, const int N, const int K, real alpha, real beta,
-                 __global const real* restrict A, ulong a_offset, const int lda, const ulong a_stride,
-                 __global const real* restrict B, ulong b_offset, const int ldb, const ulong b_stride,
-                 __global real* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
+                 __global const in_t* restrict A, ulong a_offset, const int lda, const ulong a_stride,
+                 __global const in_t* restrict B, ulong b_offset, const int ldb, const ulong b_stride,
+                 __global out_t* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
                  __global const real* restrict scalars, __global const ulong* restrict offsets) {
   select_batch_item(get_group_id(2), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
                     scalars, offsets);  // common/batch.cl
@@ -78,22 +79,22 @@ void gemm_direct(const int M, const int N, const int K, real alpha, real beta,
 #if TRANS_A
       const int i = e % TM, p = e / TM;  // stored k×m: contiguous along i
       const int gi = row0 + i, gp = k0 + p;
-      As[p][i] = (gi < M && gp < K) ? A[(size_t)gp * lda + gi] : ZERO;
+      As[p][i] = (gi < M && gp < K) ? LOAD_IN(A, (size_t)gp * lda + gi) : ZERO;
 #else
       const int p = e % TK, i = e / TK;  // stored m×k: contiguous along p
       const int gi = row0 + i, gp = k0 + p;
-      As[p][i] = (gi < M && gp < K) ? A[(size_t)gi * lda + gp] : ZERO;
+      As[p][i] = (gi < M && gp < K) ? LOAD_IN(A, (size_t)gi * lda + gp) : ZERO;
 #endif
     }
     for (int e = tid; e < TK * TN; e += THREADS) {
 #if TRANS_B
       const int p = e % TK, j = e / TK;  // stored n×k: contiguous along p
       const int gp = k0 + p, gj = col0 + j;
-      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gj * ldb + gp] : ZERO;
+      Bs[p][j] = (gp < K && gj < N) ? LOAD_IN(B, (size_t)gj * ldb + gp) : ZERO;
 #else
       const int j = e % TN, p = e / TN;  // stored k×n: contiguous along j
       const int gp = k0 + p, gj = col0 + j;
-      Bs[p][j] = (gp < K && gj < N) ? B[(size_t)gp * ldb + gj] : ZERO;
+      Bs[p][j] = (gp < K && gj < N) ? LOAD_IN(B, (size_t)gp * ldb + gj) : ZERO;
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -116,11 +117,11 @@ void gemm_direct(const int M, const int N, const int K, real alpha, real beta,
     for (int j = 0; j < WN; ++j) {
       const int gj = col0 + tx + j * RX;
       if (gj >= N) continue;
-      __global real* c = C + (size_t)gi * ldc + gj;
+      __global out_t* c = C + (size_t)gi * ldc + gj;
       // alpha == 0: the product does not count (BLAS semantics), even if A or B hold Inf or NaN.
       // beta == 0: C is not read, so NaN or Inf left in it cannot leak into the result.
       const real t = SCALE(real, alpha, acc[i][j]);
-      *c = (beta == ZERO) ? t : MULADD(beta, *c, t);
+      STORE_OUT(c, (beta == ZERO) ? t : MULADD(beta, LOAD_OUT(c), t));
     }
   }
 }

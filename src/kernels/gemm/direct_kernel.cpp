@@ -17,8 +17,9 @@ const GemmKernelDescriptor& direct_descriptor() {
                 {"TN", 64, 32, "columns of C per work-group", {16, 32, 64, 128}},
                 {"TK", 16, 16, "depth of the local-memory tiles", {8, 16, 32}},
                 {"WM", 4, 4, "rows of C per work-item", {1, 2, 4, 8}},
-                {"WN", 4, 4, "columns of C per work-item", {1, 2, 4, 8}}};
-    d.constraints = {positive("TK"), divides("WM", "TM"), divides("WN", "TN"),
+                {"WN", 4, 4, "columns of C per work-item", {1, 2, 4, 8}},
+                precision_param()};
+    d.constraints = {positive("TK"), divides("WM", "TM"), divides("WN", "TN"), one_of("PRECISION", {32, 64}),
                      {"TM*TK and TK*TN divisible by the work-group size",
                       [](const KernelParams& ps, const DeviceInfo&) {
                         const long threads = (p(ps, "TM") / p(ps, "WM")) * (p(ps, "TN") / p(ps, "WN"));
@@ -33,7 +34,7 @@ const GemmKernelDescriptor& direct_descriptor() {
     };
     d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "TM")), size_t(p(ps, "TN"))); };
     d.local_bytes = [](const KernelParams& ps) {
-      return size_t((p(ps, "TK") * (p(ps, "TM") + 1) + p(ps, "TK") * p(ps, "TN")) * sizeof(float));
+      return size_t((p(ps, "TK") * (p(ps, "TM") + 1) + p(ps, "TK") * p(ps, "TN")) * element_bytes(ps));
     };
     return d;
   }();

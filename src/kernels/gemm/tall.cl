@@ -27,7 +27,8 @@
 //     H200, 4096×13×4096: 71 µs, 53 so.)
 //   None of them: one guarded load per element.
 // Batches run along the second NDRange dimension; common/batch.cl picks each item's offsets and
-// alpha/beta (BATCH_ARRAYS). Elements are `real` (common/vectors.cl: float for PRECISION 32).
+// alpha/beta (BATCH_ARRAYS). A and B are stored as `in_t`, C as `out_t`, and the work is done in `real`
+// (common/vectors.cl).
 
 #ifndef NB
 #define NB 16  // columns of C held per work-item: N <= NB
@@ -69,17 +70,17 @@
 
 __kernel __attribute__((reqd_work_group_size(LANES * GR, 1, 1)))
 void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
-               __global const real* restrict A, ulong a_offset, const int lda, const ulong a_stride,
-               __global const real* restrict B, ulong b_offset, const int b_ks, const int b_ns, const ulong b_stride,
-               __global real* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
+               __global const in_t* restrict A, ulong a_offset, const int lda, const ulong a_stride,
+               __global const in_t* restrict B, ulong b_offset, const int b_ks, const int b_ns, const ulong b_stride,
+               __global out_t* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
                __global const real* restrict scalars, __global const ulong* restrict offsets) {
   select_batch_item(get_group_id(1), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
                     scalars, offsets);  // common/batch.cl
   const int lane = get_local_id(0) % LANES, group = get_local_id(0) / LANES;
   const int row0 = get_group_id(0) * (GR * RW) + group * RW;
-  __global const real* Bk = B + b_offset;
+  __global const in_t* Bk = B + b_offset;
 
-  __global const real* a_row[RW];
+  __global const in_t* a_row[RW];
 #pragma unroll
   for (int r = 0; r < RW; ++r) a_row[r] = A + a_offset + (size_t)min(row0 + r, M - 1) * lda;
 
@@ -97,9 +98,9 @@ void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
 #pragma unroll
     for (int r = 0; r < RW; ++r)
 #if A_VEC
-      a[r] = *(__global const real4*)(a_row[r] + k);
+      a[r] = LOAD_IN4A(a_row[r] + k);
 #else
-      a[r] = vload4(0, a_row[r] + k);
+      a[r] = LOAD_IN4(a_row[r] + k, 0);
 #endif
     // b[kk][j] = B(k + kk, j)
     real b[4][NB];
@@ -108,13 +109,13 @@ void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
       for (int j4 = 0; j4 < NB / 4; ++j4) {
-        const real4 v = *(__global const real4*)(Bk + (size_t)(k + kk) * b_ks + 4 * j4);
+        const real4 v = LOAD_IN4A(Bk + (size_t)(k + kk) * b_ks + 4 * j4);
         b[kk][4 * j4] = v.x, b[kk][4 * j4 + 1] = v.y, b[kk][4 * j4 + 2] = v.z, b[kk][4 * j4 + 3] = v.w;
       }
 #elif B_KVEC
 #pragma unroll
     for (int j = 0; j < NB; ++j) {
-      const real4 v = j < N ? *(__global const real4*)(Bk + (size_t)j * b_ns + k) : (real4)(ZERO);
+      const real4 v = j < N ? LOAD_IN4A(Bk + (size_t)j * b_ns + k) : (real4)(ZERO);
       b[0][j] = v.x, b[1][j] = v.y, b[2][j] = v.z, b[3][j] = v.w;
     }
 #elif B_ROWS
@@ -122,14 +123,14 @@ void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
       for (int j4 = 0; j4 < NB / 4; ++j4) {
-        __global const real* row = Bk + (size_t)(k + kk) * b_ks + 4 * j4;
+        __global const in_t* row = Bk + (size_t)(k + kk) * b_ks + 4 * j4;
         real4 v = (real4)(ZERO);
         if (4 * j4 + 4 <= N) {
-          v = vload4(0, row);
+          v = LOAD_IN4(row, 0);
         } else if (4 * j4 < N) {  // the last 1-3 columns
-          v.x = row[0];
-          if (4 * j4 + 1 < N) v.y = row[1];
-          if (4 * j4 + 2 < N) v.z = row[2];
+          v.x = LOAD_IN(row, 0);
+          if (4 * j4 + 1 < N) v.y = LOAD_IN(row, 1);
+          if (4 * j4 + 2 < N) v.z = LOAD_IN(row, 2);
         }
         b[kk][4 * j4] = v.x, b[kk][4 * j4 + 1] = v.y, b[kk][4 * j4 + 2] = v.z, b[kk][4 * j4 + 3] = v.w;
       }
@@ -137,7 +138,7 @@ void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
-      for (int j = 0; j < NB; ++j) b[kk][j] = j < N ? Bk[(size_t)(k + kk) * b_ks + (size_t)j * b_ns] : ZERO;
+      for (int j = 0; j < NB; ++j) b[kk][j] = j < N ? LOAD_IN(Bk, (size_t)(k + kk) * b_ks + (size_t)j * b_ns) : ZERO;
 #endif
 #pragma unroll
     for (int r = 0; r < RW; ++r)
@@ -154,16 +155,16 @@ void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
   if (k < K)
 #pragma unroll
     for (int j = 0; j < NB; ++j) {
-      const real bj = j < N ? Bk[(size_t)k * b_ks + (size_t)j * b_ns] : ZERO;
+      const real bj = j < N ? LOAD_IN(Bk, (size_t)k * b_ks + (size_t)j * b_ns) : ZERO;
 #pragma unroll
-      for (int r = 0; r < RW; ++r) acc[r][j] = FMA(a_row[r][k], bj, acc[r][j]);
+      for (int r = 0; r < RW; ++r) acc[r][j] = FMA(LOAD_IN(a_row[r], k), bj, acc[r][j]);
     }
 
   // Add up the lanes' shares, 32 values at a time: each lane writes 32 of its partial sums, then
   // each of the first 32 lanes adds up one value over all lanes. The +1 keeps both the writes
   // and the reads on 32 banks.
   __local real part[GR][LANES][WIDTH + 1];
-  __global real* Cb = C + c_offset;
+  __global out_t* Cb = C + c_offset;
 #pragma unroll
   for (int c = 0; c < CHUNKS; ++c) {
 #pragma unroll
@@ -177,10 +178,10 @@ void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
     if (lane < WIDTH && v < VALUES && i < M && j < N) {
       real sum = ZERO;
       for (int l = 0; l < LANES; ++l) sum += part[group][l][lane];
-      __global real* cij = Cb + (size_t)i * ldc + j;
+      __global out_t* cij = Cb + (size_t)i * ldc + j;
       // alpha == 0: the product does not count; beta == 0: C is not read (BLAS semantics).
       const real prod = SCALE(real, alpha, sum);
-      *cij = beta == ZERO ? prod : MULADD(beta, *cij, prod);
+      STORE_OUT(cij, beta == ZERO ? prod : MULADD(beta, LOAD_OUT(cij), prod));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -42,7 +42,8 @@ bool tall_pays(const DeviceInfo& device, size_t m, size_t n, size_t k) {
   return device.kind == DeviceKind::CPU || (device.kind == DeviceKind::GPU && m >= kTallMinRows);
 }
 
-KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k, const KernelParams& overrides) {
+KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k, const KernelParams& overrides,
+                         long precision) {
   if (n > kTallMaxN)
     throw Error(Status::InvalidArgument, "the tall path takes C with at most " + std::to_string(kTallMaxN) +
                                              " columns; this one has " + std::to_string(n));
@@ -77,11 +78,12 @@ KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k,
     throw Error(Status::InvalidArgument, "tall kernel: " + std::to_string(threads) +
                                              " work-items per group exceed the device's " +
                                              std::to_string(device.max_work_group_size));
-  const size_t local_bytes = threads * 33 * sizeof(float);  // part[GR][LANES][33] in tall.cl
+  const size_t local_bytes = threads * 33 * size_t(precision / 8);  // part[GR][LANES][33] in tall.cl
   if (device.local_mem_bytes > 0 && local_bytes > device.local_mem_bytes)
     throw Error(Status::InvalidArgument, "tall kernel: GR·LANES = " + std::to_string(threads) + " needs " +
                                              std::to_string(local_bytes) + " bytes of local memory; the device has " +
                                              std::to_string(device.local_mem_bytes));
+  ps["PRECISION"] = precision;
   return ps;
 }
 

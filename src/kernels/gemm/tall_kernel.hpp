@@ -22,7 +22,8 @@ bool tall_pays(const DeviceInfo& device, size_t m, size_t n, size_t k);
 // NB, RW, GR and LANES for an m×n×k product (n <= kTallMaxN), with `overrides` on top; throws
 // InvalidArgument for values the kernel cannot run. LANES grows as m shrinks, so that few rows
 // still fill the device (a batch's items are not counted), while k has a float4 for every lane.
-KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k, const KernelParams& overrides = {});
+KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k, const KernelParams& overrides = {},
+                         long precision = 32);
 
 // Work-items and rows of C per work-group.
 size_t tall_threads(const KernelParams& ps);

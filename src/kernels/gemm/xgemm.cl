@@ -19,7 +19,7 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICE)))
 void xgemm(const int M, const int N, const int K, const int Kp, real alpha, real beta,
            __global const a_t* restrict A0, ulong a_off_v, const int lda_v, const ulong a_stride_v,
            __global const b_t* restrict B0, ulong b_off_v, const int ldb_v, const ulong b_stride_v,
-           __global real* restrict C0, ulong c_offset, const int ldc, const ulong c_stride,
+           __global out_t* restrict C0, ulong c_offset, const int ldc, const ulong c_stride,
            const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups,
            __global realN* restrict ws, __global int* restrict counters,
            __global const real* restrict scalars, __global const ulong* restrict offsets) {
@@ -98,7 +98,7 @@ void xgemm(const int M, const int N, const int K, const int Kp, real alpha, real
 #endif
 
     SUM_SLICES  // epilogue.cl: slice 0 adds the other slices' sums
-    __global real* restrict C = C0 + c_offset;
+    __global out_t* restrict C = C0 + c_offset;
     STORE_TILE  // epilogue.cl: alpha and beta, guarded stores into C (or the split-K workspace)
   }
 }

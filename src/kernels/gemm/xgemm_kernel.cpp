@@ -90,6 +90,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         // faster for the small class's tiles, 1-29 % slower from 1024³ up (docs/tuning.md).
         {"ALK", 0, 0, "read in place, keep a row-major A's tile as stored, ALK k per local read (0: transpose it)",
          {0, 2, 4}, 0},
+        precision_param(),
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -123,6 +124,9 @@ const GemmKernelDescriptor& xgemm_descriptor() {
          }},
         {"ASYNC: 0, or 2 to 4 stages",
          [](const KernelParams& ps, const DeviceInfo&) { return p(ps, "ASYNC") == 0 || (p(ps, "ASYNC") >= 2 && p(ps, "ASYNC") <= 4); }},
+        one_of("PRECISION", {32, 64}),
+        {"ASYNC copies float32 elements (PRECISION 32)",
+         [](const KernelParams& ps, const DeviceInfo&) { return p(ps, "ASYNC") == 0 || p(ps, "PRECISION") == 32; }},
         {"ASYNC needs cp.async (an NVIDIA GPU, sm_80 or newer)",
          [](const KernelParams& ps, const DeviceInfo& dev) { return p(ps, "ASYNC") == 0 || has_cp_async(dev); }},
         {"ASYNC stages both operands (SA = SB = 1) and replaces DB",
@@ -188,26 +192,26 @@ const GemmKernelDescriptor& xgemm_descriptor() {
       size_t a = p(ps, "SA") ? size_t(p(ps, "KWG")) * (p(ps, "MWG") + p(ps, "PADA") * p(ps, "VWM")) : 0;
       if (p(ps, "SA") && p(ps, "ALK")) a = std::max(a, size_t(p(ps, "MWG")) * (p(ps, "KWG") + 4 * p(ps, "PADA")));
       const size_t b = p(ps, "SB") ? size_t(p(ps, "KWG")) * (p(ps, "NWG") + p(ps, "PADB") * p(ps, "VWN")) : 0;
-      if (p(ps, "KSLICE") <= 1) return bufs * (a + b) * sizeof(float);
+      if (p(ps, "KSLICE") <= 1) return bufs * (a + b) * element_bytes(ps);
       // Sliced K: the slices' sums share the tiles' memory (a union in xgemm.cl); C aligns B's
       // tiles and the union to their vectors.
       const size_t tiles = round_up(bufs * a, p(ps, "VWN")) + bufs * b;
       const size_t slice_sums = size_t(p(ps, "KSLICE") - 1) * p(ps, "MWG") * p(ps, "NWG");
-      return round_up(std::max(tiles, slice_sums), std::max(p(ps, "VWM"), p(ps, "VWN"))) * sizeof(float);
+      return round_up(std::max(tiles, slice_sums), std::max(p(ps, "VWM"), p(ps, "VWN"))) * element_bytes(ps);
     };
     d.registers = [](const KernelParams& ps) {
       // Accumulators, one k-step's fragments, the prefetch registers of double buffering, and
       // about 24 for addresses and loop state. Close to what NVIDIA's compiler reported for the
       // ladder rungs (rung 6: estimate 120, reported 125).
       const size_t mwi = p(ps, "MWG") / p(ps, "MDIMC"), nwi = p(ps, "NWG") / p(ps, "NDIMC");
-      size_t regs = mwi * nwi + mwi + nwi + 24;
-      if (p(ps, "ALK")) regs += mwi * (p(ps, "ALK") - 1);  // ALK k of each row at once
+      size_t values = mwi * nwi + mwi + nwi;
+      if (p(ps, "ALK")) values += mwi * (p(ps, "ALK") - 1);  // ALK k of each row at once
       if (p(ps, "DB")) {
         const size_t w = wgs(ps);
-        if (p(ps, "SA")) regs += p(ps, "KWG") * p(ps, "MWG") / w;
-        if (p(ps, "SB")) regs += p(ps, "KWG") * p(ps, "NWG") / w;
+        if (p(ps, "SA")) values += p(ps, "KWG") * p(ps, "MWG") / w;
+        if (p(ps, "SB")) values += p(ps, "KWG") * p(ps, "NWG") / w;
       }
-      return regs;
+      return values * (element_bytes(ps) / 4) + 24;  // a double takes two registers
     };
     return d;
   }();

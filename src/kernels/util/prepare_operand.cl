@@ -18,6 +18,9 @@
 // batch given by arrays, SRC_WHICH 0 for A and 1 for B), into dst, dst_stride elements after the
 // one before.
 //
+// The source is stored as `in_t` and the output is `real` (common/vectors.cl): a 16-bit operand is
+// widened to float here, once, for kernels that read `real` only.
+//
 // prepare_operand_t4 is the same transpose in float4s, for sources whose rows start on 16-byte
 // boundaries (the host checks ld, the offset, the output width and the panel): 64×64 tiles,
 // 16×16 work-items, each moving four float4 in and four out. A warp then moves 512 bytes per
@@ -58,7 +61,7 @@
   dst += item * dst_stride;
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE_ROWS, 1)))
-void prepare_operand(const int rows, const int cols, __global const real* restrict src,
+void prepare_operand(const int rows, const int cols, __global const in_t* restrict src,
                      const ulong src_offset, const int src_ld,
                      const int out_rows, const int out_cols, __global real* restrict dst,
                      const ulong src_stride, const ulong dst_stride, __global const ulong* restrict offsets) {
@@ -72,7 +75,7 @@ void prepare_operand(const int rows, const int cols, __global const real* restri
   // Source rows col0.. become output columns; source columns row0.. become output rows.
   for (int r = ly; r < TILE; r += TILE_ROWS) {
     const int sr = col0 + r, sc = row0 + lx;
-    tile[r][lx] = (sr < rows && sc < cols) ? src[(size_t)sr * src_ld + sc] : ZERO;
+    tile[r][lx] = (sr < rows && sc < cols) ? LOAD_IN(src, (size_t)sr * src_ld + sc) : ZERO;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int r = ly; r < TILE; r += TILE_ROWS) {
@@ -83,7 +86,7 @@ void prepare_operand(const int rows, const int cols, __global const real* restri
   for (int r = ly; r < TILE; r += TILE_ROWS) {
     const int orow = row0 + r, ocol = col0 + lx;
     if (orow < out_rows && ocol < out_cols)
-      dst[OUT_INDEX(orow, ocol)] = (orow < rows && ocol < cols) ? src[(size_t)orow * src_ld + ocol] : ZERO;
+      dst[OUT_INDEX(orow, ocol)] = (orow < rows && ocol < cols) ? LOAD_IN(src, (size_t)orow * src_ld + ocol) : ZERO;
   }
 #endif
 }
@@ -91,7 +94,7 @@ void prepare_operand(const int rows, const int cols, __global const real* restri
 #if TRANSPOSE
 #define T4_TILE 64  // side of the tile; 16×16 work-items each move 4 float4 of it
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
-void prepare_operand_t4(const int rows, const int cols, __global const real* restrict src,
+void prepare_operand_t4(const int rows, const int cols, __global const in_t* restrict src,
                         const ulong src_offset, const int src_ld,
                         const int out_rows, const int out_cols, __global real* restrict dst,
                         const ulong src_stride, const ulong dst_stride, __global const ulong* restrict offsets) {
@@ -107,13 +110,13 @@ void prepare_operand_t4(const int rows, const int cols, __global const real* res
     const int sr = col0 + r, sc = row0 + 4 * lx;
     real4 v = (real4)(ZERO);
     if (sr < rows) {
-      __global const real* p = src + (size_t)sr * src_ld + sc;
+      __global const in_t* p = src + (size_t)sr * src_ld + sc;
       if (sc + 3 < cols) {
-        v = *(__global const real4*)p;  // 16-byte aligned: ld and the offset are multiples of 4
+        v = LOAD_IN4A(p);  // aligned to four elements: ld and the offset are multiples of 4
       } else {
-        v.x = sc < cols ? p[0] : ZERO;
-        v.y = sc + 1 < cols ? p[1] : ZERO;
-        v.z = sc + 2 < cols ? p[2] : ZERO;
+        v.x = sc < cols ? LOAD_IN(p, 0) : ZERO;
+        v.y = sc + 1 < cols ? LOAD_IN(p, 1) : ZERO;
+        v.z = sc + 2 < cols ? LOAD_IN(p, 2) : ZERO;
       }
     }
     tile[r][4 * lx] = v.x;

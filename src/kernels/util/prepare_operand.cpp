@@ -31,7 +31,7 @@ Command prepare_operand_command(const DeviceInfo& device, const OperandSource& s
   c.options = "-DTILE=" + std::to_string(kTile) + " -DTILE_ROWS=" + std::to_string(kTileRows) +
               " -DTRANSPOSE=" + (transpose ? "1" : "0") + " -DPANEL=" + std::to_string(panel) +
               " -DSRC_ARRAY=" + (batch.src_array ? "1" : "0") + " -DSRC_WHICH=" + std::to_string(batch.which) +
-              precision_option(src.type);
+              precision_option(src.type) + storage_options(src.type, compute_type(src.type));
   c.entry = t4 ? "prepare_operand_t4" : "prepare_operand";
   c.dims = 3;
   if (t4) {

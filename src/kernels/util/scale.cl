@@ -11,7 +11,7 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
-void gemm_scale(const int M, const int N, real beta, __global real* restrict C, ulong c_offset, const int ldc,
+void gemm_scale(const int M, const int N, real beta, __global out_t* restrict C, ulong c_offset, const int ldc,
                 const ulong c_stride, __global const real* restrict scalars, __global const ulong* restrict offsets) {
   real alpha = ZERO;
   ulong a_offset = 0, b_offset = 0;  // not read: the item's A and B do not take part
@@ -19,6 +19,6 @@ void gemm_scale(const int M, const int N, real beta, __global real* restrict C, 
                     offsets);
   const int j = get_global_id(0), i = get_global_id(1);
   if (i >= M || j >= N) return;
-  __global real* c = C + c_offset + (size_t)i * ldc + j;
-  *c = SCALE(real, beta, *c);
+  __global out_t* c = C + c_offset + (size_t)i * ldc + j;
+  STORE_OUT(c, SCALE(real, beta, LOAD_OUT(c)));
 }

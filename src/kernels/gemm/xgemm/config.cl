@@ -293,6 +293,9 @@
 #if (VWM != 1 && VWM != 2 && VWM != 4 && VWM != 8) || (VWN != 1 && VWN != 2 && VWN != 4 && VWN != 8)
 #error "VWM and VWN must be 1, 2, 4 or 8"
 #endif
+#if !IN_NATIVE
+#error "xgemm reads A and B as real: the host packs (and so widens) 16-bit operands first"
+#endif
 #if ASYNC && PRECISION != 32
 #error "the cp.async pipeline copies float32 elements (PRECISION 32)"
 #endif

@@ -34,7 +34,7 @@
   _Pragma("unroll") for (int v = 0; v < VWM; ++v) { \
     const int row = (m0v + MV(g, ty)) * VWM + v; \
     if (row >= M) continue; \
-    __global real* crow = C + (size_t)row * ldc; \
+    __global out_t* crow = C + (size_t)row * ldc; \
     _Pragma("unroll") for (int h = 0; h < NWIV; ++h) { \
       const int col = (n0v + NV(h, tx)) * VWN; \
       if (col >= N) continue; \
@@ -42,6 +42,9 @@
       STORE_VECTOR(crow, col, r) \
     } \
   }
+#if C_VEC && !OUT_NATIVE
+#error "C_VEC stores vectors of real: C must be stored as the compute type"
+#endif
 #if C_VEC
 #define STORE_VECTOR(crow, col, r) \
   if (col + VWN <= N) { \
@@ -55,7 +58,7 @@
 #endif
 #define STORE_ELEMENTS(crow, col, r) \
   _Pragma("unroll") for (int w = 0; w < VWN; ++w) \
-    if (col + w < N) crow[col + w] = axpby(alpha, comp_n(r, w), beta, crow + col + w);
+    if (col + w < N) STORE_OUT(&crow[col + w], axpby(alpha, comp_n(r, w), beta, crow + col + w));
 #define ACC(g, v, h) acc[(g) * VWM + (v)][h]
 
 #if SPLIT
