@@ -24,9 +24,11 @@ for bin in "$PACK"/bin/* "$PACK"/lib/*; do
     esac
   done
 done
-# The batched probe (compare.sh), against this build's library and CLBlast.
+# The batched probe (compare.sh) and the precision probe, against this build's library and CLBlast.
 g++ -O2 -std=c++17 scripts/gpu/batched_probe.cpp -Iinclude -L"$BUILD" -lclgemm -lclblast -lOpenCL \
   -o "$PACK/bin/batched_probe"
+g++ -O2 -std=c++17 scripts/gpu/precision_probe.cpp -Iinclude -L"$BUILD" -lclgemm -lclblast -lOpenCL \
+  -o "$PACK/bin/precision_probe"
 # The profiling probes (scripts/gpu/profile.sh), where the CUDA toolkit is here to build them.
 if command -v nvcc > /dev/null; then
   nvcc -O2 scripts/gpu/ptx_profile.cpp -o "$PACK/bin/ptx_profile" -lcuda

@@ -3,7 +3,7 @@
 # pack.sh): registers the NVIDIA OpenCL driver, then runs the steps named in $STEPS and leaves
 # logs and JSON under $OUT.
 #   STEPS="ladder" SIZES="1024 4096" bash .gpu/run.sh
-# Steps: devices tests ladder sparse reduce latency (default: all).
+# Steps: devices tests ladder sparse reduce latency precision (default: all but precision).
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-out}
 STEPS=${STEPS:-devices tests ladder sparse reduce latency}
@@ -29,6 +29,8 @@ for step in $STEPS; do
     sparse)  for s in $SIZES; do
                $BIN/clgemm sparse --size "$s" --density 0,0.1,0.25,0.5,1 --repeat "$REPEAT" | tee "$OUT/sparse_$s.txt"
              done ;;
+    precision) # Every precision through clgemm's C API beside CLBlast's (precision_probe, pack.sh).
+             $BIN/precision_probe ${PRECISION_SIZES:-4096x4096x4096 8192x8192x8192} | tee "$OUT/precision.txt" ;;
     reduce)  for n in 1000000 16777216 268435456; do $BIN/clgemm reduce --n $n --repeat 20; done | tee "$OUT/reduce.txt" ;;
     latency) # First call through the public API with an empty program cache (and the driver's own
              # cache off), then in a new process with the cache filled.
