@@ -143,6 +143,18 @@ TEST(TallPath, PlannerTakesTallShapesOnGpusFromManyRowsAndOnCpus) {
   EXPECT_NE(detail::plan_without_tall(h200, 4096, 16, 4096, {}).path, GemmPath::Tall);
 }
 
+// In double the reduction's local tile doubles: the work-groups shrink to fit 48 KiB instead of
+// failing the plan.
+TEST(TallPath, DoubleFitsTheLocalMemoryOfAGpu) {
+  const DeviceInfo h200 = fake_h200();
+  for (const size_t m : {64, 1024, 4096, 16384})
+    for (const size_t n : {1, 4, 5, 16}) {
+      const KernelParams ps = detail::tall_params(h200, m, n, 4096, {}, 64);
+      EXPECT_LE(detail::tall_threads(ps) * 33 * 8, h200.local_mem_bytes) << m << "x" << n;
+      EXPECT_EQ(ps.at("PRECISION"), 64);
+    }
+}
+
 TEST(TallPath, AutoPlanWithStridedAHandsOnToAnotherPath) {
   // A transposed at a shape the planner gives the tall path: the call runs another path, correctly.
   const size_t m = 1030, n = 16, k = 67;

@@ -53,9 +53,15 @@ KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k,
   // (256 for n <= 4), as measured best with each LANES.
   const long nb = n <= 4 ? 4 : n <= 8 ? 8 : 16, rows = n <= 4 ? 4 : 8;
   long lanes = lanes_for(device, m, k, nb, rows), groups = n <= 4 ? 256 / lanes : lanes == 128 ? 1 : 2;
-  // Smaller work-groups where the device allows no larger ones.
-  while (size_t(lanes * groups) > device.max_work_group_size && groups > 1) groups /= 2;
-  while (size_t(lanes) > device.max_work_group_size && lanes > 32) lanes /= 2;
+  // Smaller work-groups where the device allows no larger ones, or has too little local memory for
+  // their reduction (part[GR][LANES][33] in tall.cl: 67.5 KiB for 256 work-items in double).
+  const size_t element = size_t(precision / 8);
+  const auto fits = [&](long items) {
+    return size_t(items) <= device.max_work_group_size &&
+           (device.local_mem_bytes == 0 || size_t(items) * 33 * element <= device.local_mem_bytes);
+  };
+  while (!fits(lanes * groups) && groups > 1) groups /= 2;
+  while (!fits(lanes) && lanes > 32) lanes /= 2;
   KernelParams ps = {{"NB", nb}, {"RW", rows}, {"LANES", lanes}, {"GR", groups}};
   for (const auto& [name, value] : overrides) {
     if (!ps.count(name))
@@ -78,7 +84,7 @@ KernelParams tall_params(const DeviceInfo& device, size_t m, size_t n, size_t k,
     throw Error(Status::InvalidArgument, "tall kernel: " + std::to_string(threads) +
                                              " work-items per group exceed the device's " +
                                              std::to_string(device.max_work_group_size));
-  const size_t local_bytes = threads * 33 * size_t(precision / 8);  // part[GR][LANES][33] in tall.cl
+  const size_t local_bytes = threads * 33 * element;  // part[GR][LANES][33] in tall.cl
   if (device.local_mem_bytes > 0 && local_bytes > device.local_mem_bytes)
     throw Error(Status::InvalidArgument, "tall kernel: GR·LANES = " + std::to_string(threads) + " needs " +
                                              std::to_string(local_bytes) + " bytes of local memory; the device has " +
