@@ -1,5 +1,7 @@
 // bench_cli_test.cpp — `clgemm bench` end to end on the default device (PoCL in CI), small sizes:
 // the JSON document, the CSV file and the plot, as a user would get them.
+#include <clgemm/device.hpp>
+
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -149,6 +151,58 @@ TEST(PlanCli, EdgesSplitShowsTheStripsAndRunsCorrectly) {
   const CliRun whole = run_cli("plan --m 200 --n 170 --k 90 --path packed --edges whole --json");
   ASSERT_EQ(whole.status, 0) << whole.err;
   EXPECT_FALSE(nlohmann::json::parse(whole.out).contains("strips")) << whole.out;
+}
+
+// `clgemm plan --precision bf16 --c-type f32` names the types and plans bf16 operands: the packs
+// read them as stored (IN_STORAGE) and widen them, the kernel writes an f32 C; --run checks the
+// typed GEMM against float64.
+TEST(PlanCli, PrecisionAndCTypeNameTheTypesAndReachTheCommands) {
+  const std::string args = "plan --m 96 --n 80 --k 72 --precision bf16 --c-type f32 --path packed";
+  const CliRun o = run_cli(args + " --run --repeat 1 --json");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["a_type"], "bf16");
+  EXPECT_EQ(doc["b_type"], "bf16");
+  EXPECT_EQ(doc["c_type"], "f32");
+  EXPECT_EQ(doc["path"], "packed");
+  size_t packs = 0;
+  for (const auto& c : doc["commands"]) {
+    const std::string what = c["what"], options = c["options"];
+    if (what.rfind("pack", 0) == 0) {
+      ++packs;
+      EXPECT_NE(options.find("-DIN_STORAGE=STORAGE_BF16"), std::string::npos) << what << ": " << options;
+    }
+    EXPECT_EQ(options.find("OUT_STORAGE"), std::string::npos) << "C is f32: " << what << ": " << options;
+  }
+  EXPECT_EQ(packs, 2u) << o.out;
+  EXPECT_TRUE(doc["run"]["correct"].get<bool>()) << o.out;
+  const CliRun text = run_cli(args);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("96x80x72, A and B bf16, C f32, on "), std::string::npos) << text.out;
+}
+
+// `clgemm tune --try --precision f64` measures double-precision kernels, and `--show` prints each
+// entry's precision.
+TEST(TuneCli, PrecisionReachesTryAndShowNamesEachEntrysPrecision) {
+  if (clgemm::choose_device().fp64) {
+    const CliRun o = run_cli("tune --try MWG=32,NWG=32 --shape 40x40x40 --precision f64 --json");
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto doc = nlohmann::json::parse(o.out);
+    EXPECT_EQ(doc["precision"], "f64");
+    ASSERT_EQ(doc["results"].size(), 1u) << o.out;
+    EXPECT_EQ(doc["results"][0]["outcome"], "ok") << o.out;
+    EXPECT_EQ(doc["results"][0]["params"]["PRECISION"], 64) << o.out;
+  }
+  const std::string db = ::testing::TempDir() + "/tune_show_precision_" + std::to_string(getpid()) + ".json";
+  std::ofstream(db) << R"({"format": 1, "entries": [)"
+                    << R"({"device": "d", "shape_class": "small", "kernel": "xgemm", "params": {"MWG": 32}},)"
+                    << R"({"device": "d", "shape_class": "small", "kernel": "direct", "precision": "bf16", "params": {}}]})";
+  const CliRun show = run_cli("tune --show --database " + db);
+  std::filesystem::remove(db);
+  ASSERT_EQ(show.status, 0) << show.err;
+  EXPECT_NE(show.out.find("precision"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find(" f32 "), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find(" bf16 "), std::string::npos) << show.out;
 }
 
 }  // namespace

@@ -175,6 +175,22 @@ TEST(CliValidation, TuneRefusesShapeAndKernelWithoutTry) {
   expect_refused("tune --kernel direct", kError, {"--kernel", "--try"});
 }
 
+// Element types: a value that is no type, a combination the library does not compute, and
+// options that take f32 only, each refused naming the options and what they allow.
+TEST(CliValidation, BadPrecisionsAreRefusedNamingTheTypes) {
+  const std::vector<std::string> types = {"f32, f64, f16 and bf16"};
+  expect_refused("plan --m 16 --n 16 --k 16 --precision f8", kError, {"--precision 'f8'", types[0]});
+  expect_refused("plan --m 16 --n 16 --k 16 --precision bf16 --c-type half", kError, {"--c-type 'half'", types[0]});
+  expect_refused("plan --m 16 --n 16 --k 16 --precision f64 --c-type f32", kError,
+                 {"--precision f64 --c-type f32", "f64 operands need an f64 C"});
+  expect_refused("plan --m 16 --n 16 --k 16 --precision f16 --math 3xtf32", kError, {"--math", "--precision f16"});
+  expect_refused("tune --precision F64 --budget 1", kError, {"--precision 'F64'", types[0]});
+  expect_refused("tune --try MWG=32 --precision f128", kError, {"--precision 'f128'", types[0]});
+  expect_refused("tune --tensor --precision f16 --classes large", kError, {"--tensor", "--precision f16", "f32"});
+  expect_refused("tune --try BM=64 --kernel xmma --precision bf16", kError, {"--kernel xmma", "--precision bf16"});
+  expect_refused("tune --show --precision f64", kError, {"--show", "--precision"});
+}
+
 // NaN or Inf alpha and beta give what float32 arithmetic gives; the float64 check agrees.
 TEST(CliValidation, NonFiniteAlphaAndBetaAreNotCalledWrong) {
   for (const std::string args : {"--alpha nan", "--alpha inf", "--beta -inf", "--alpha inf --beta nan"}) {

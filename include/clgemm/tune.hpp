@@ -38,6 +38,11 @@ struct TuningRequest {
   std::string database;              // file the entries are saved to; empty: the user database
   uint64_t seed = 1;                 // of the random search
   bool tensor = false;  // tune the tensor path (3xTF32, NVIDIA sm_80+; classes mid and large) instead
+  // The calls the entries serve: candidates are checked and timed with A, B and C of this type
+  // (f16 and bf16 reach the packed kernel widened to float32 while packing; f64 candidates are
+  // double-precision kernels, without the cp.async pipeline), and the entries carry it. A session
+  // replaces only the entries of its own precision. The tensor path takes f32 only.
+  DataType precision = DataType::F32;
 };
 
 // What a session reports while it runs, often (a progress bar's ingredients).
@@ -89,6 +94,7 @@ struct TuningClassReport {
 
 struct TuningReport {
   std::string device;
+  DataType precision = DataType::F32;
   double budget_s = 0;
   std::string database;                     // the file the entries were saved to
   std::vector<TuningTargetReport> targets;  // in the order they ran
@@ -99,9 +105,10 @@ struct TuningReport {
 // same classes) to the request's database, which GEMM calls in this process read from then on
 // when it is the user database. `progress`, if given, is called on this thread throughout.
 // Throws Error(InvalidArgument), before any work, for a budget that is not positive, an unknown
-// class, `tensor` with a class other than mid or large or on a device without the tensor path
-// (tensor_path_available), or no database path. A damaged database file is replaced, with a
-// warning (clgemm/warnings.hpp).
+// class, `tensor` with a class other than mid or large, with a precision other than f32 or on a
+// device without the tensor path (tensor_path_available), or no database path; Error(NoFp64) for
+// f64 on a device without cl_khr_fp64. A damaged database file is replaced, with a warning
+// (clgemm/warnings.hpp).
 TuningReport tune_device(const Context& ctx, const TuningRequest& request,
                          const std::function<void(const TuningProgress&)>& progress = {});
 
@@ -117,20 +124,24 @@ struct ConfigurationResult {
 };
 
 // Checks and times each configuration (overrides of the kernel's defaults) of `kernel` ("xgemm",
-// "direct" or "xmma") on `shape`, in order; nothing is searched or saved. For xgemm, SPLIT=S adds
-// split-K (0: the planner's model, 1: none, S parts of the last partial wave, or of the last
-// SPLIT_TILES tiles), SK its stream-K groups and PACKB=1 a copy of B first. `progress(done)`
-// follows each configuration. Throws Error(InvalidArgument) for an unknown kernel.
+// "direct" or "xmma") on `shape`, in order, with A, B and C of `precision` (as a session measures
+// them; PRECISION is set from it, and a configuration giving another is rejected); nothing is
+// searched or saved. For xgemm, SPLIT=S adds split-K (0: the planner's model, 1: none, S parts of
+// the last partial wave, or of the last SPLIT_TILES tiles), SK its stream-K groups and PACKB=1 a
+// copy of B first. `progress(done)` follows each configuration. Throws Error(InvalidArgument) for
+// an unknown kernel or xmma with a precision other than f32, Error(NoFp64) for f64 on a device
+// without cl_khr_fp64.
 std::vector<ConfigurationResult> measure_configurations(const Context& ctx, const std::string& kernel,
                                                         const GemmShape& shape,
                                                         const std::vector<KernelParams>& configs,
                                                         const std::function<void(size_t done)>& progress = {},
-                                                        uint64_t seed = 1);
+                                                        uint64_t seed = 1, DataType precision = DataType::F32);
 
 // ---- the databases --------------------------------------------------------------------------
 
 struct TuningEntryInfo {
   std::string device, architecture, shape_class, kernel;
+  DataType precision = DataType::F32;  // of the calls it serves
   double gflops = 0;         // measured on `shape`
   GemmShape shape;           // the shape it was tuned on
   size_t alternatives = 0;   // runners-up of other tile shapes

@@ -31,7 +31,18 @@ std::vector<double> gemm_reference_f64(const GemmShape& s, const float* a, const
   return cd;
 }
 
-double relative_error(const float* c, const double* ref, size_t count) {
+std::vector<double> gemm_reference_f64(const GemmShape& s, const double* a, const double* b) {
+  std::vector<double> cd(s.m * s.n, 0.0);
+  if (s.m && s.n && s.k)
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0, a, int(s.k), b,
+                int(s.n), 0.0, cd.data(), int(s.n));
+  return cd;
+}
+
+namespace {
+
+template <typename T>
+double relative_error_of(const T* c, const double* ref, size_t count) {
   double diff = 0.0, norm = 0.0;
   for (size_t i = 0; i < count; ++i) {
     if (!std::isfinite(c[i])) return std::numeric_limits<double>::infinity();
@@ -42,6 +53,12 @@ double relative_error(const float* c, const double* ref, size_t count) {
   return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
 }
 
+}  // namespace
+
+double relative_error(const float* c, const double* ref, size_t count) { return relative_error_of(c, ref, count); }
+
+double relative_error(const double* c, const double* ref, size_t count) { return relative_error_of(c, ref, count); }
+
 double gemm_tolerance(size_t k) {
   // float32 epsilon is 1.2e-7; a sum of k rounded products drifts like sqrt(k) ulps in the
   // norm. 8 ulps·sqrt(k) leaves room for any summation order and still catches every indexing
@@ -50,6 +67,15 @@ double gemm_tolerance(size_t k) {
 }
 
 double gemm_tolerance(size_t k, bool tf32) { return gemm_tolerance(k) + (tf32 ? std::ldexp(1.0, -9) : 0.0); }
+
+double gemm_tolerance(size_t k, DataType in, DataType out) {
+  // The float32 rule with double's epsilon (2.2e-16) and a floor as far below it. Each element
+  // of C stored in 16 bits is rounded once more, by at most one unit of that type, which bounds
+  // the norm of the whole error by as much.
+  const double computed = in == DataType::F64 ? 8.0 * 2.2e-16 * std::sqrt(double(k) + 1.0) + 1e-14 : gemm_tolerance(k);
+  const double stored = out == DataType::F16 ? std::ldexp(1.0, -11) : out == DataType::BF16 ? std::ldexp(1.0, -8) : 0.0;
+  return computed + stored;
+}
 
 void fill_random(std::vector<float>& v, uint64_t seed) {
   std::mt19937_64 gen(seed);

@@ -17,6 +17,7 @@ TuningDatabaseInfo describe(const detail::TuningDatabase& db, const std::string&
   for (const auto& e : db.entries) {
     TuningEntryInfo i;
     i.device = e.device, i.architecture = e.architecture, i.shape_class = e.shape_class, i.kernel = e.kernel;
+    i.precision = e.precision;
     i.gflops = e.gflops;
     i.shape = e.shape;
     i.alternatives = e.alternatives.size();

@@ -25,8 +25,8 @@ std::vector<ConfigurationResult> measure_configurations(const Context& ctx, cons
                                                         const GemmShape& shape,
                                                         const std::vector<KernelParams>& configs,
                                                         const std::function<void(size_t done)>& progress,
-                                                        uint64_t seed) {
-  detail::Tuner tuner(ctx, seed);
+                                                        uint64_t seed, DataType precision) {
+  detail::Tuner tuner(ctx, seed, precision);
   std::vector<ConfigurationResult> out;
   for (auto& m : tuner.measure(shape, kernel, configs, progress)) {
     ConfigurationResult r;

@@ -29,11 +29,15 @@ std::string checked_database_path(const Context& ctx, const TuningRequest& r) {
     if (std::find(known.begin(), known.end(), c) == known.end())
       throw Error(Status::InvalidArgument,
                   "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny");
+  detail::check_tuning_precision(ctx.info(), r.precision);
   if (r.tensor) {
     for (const auto& c : r.classes)
       if (c != "mid" && c != "large")
         throw Error(Status::InvalidArgument,
                     "tuning the tensor path covers the classes it serves, mid and large; not '" + c + "'");
+    if (r.precision != DataType::F32)
+      throw Error(Status::InvalidArgument, std::string("tuning the tensor path takes f32 operands (3xTF32), not ") +
+                                               data_type_name(r.precision));
     if (!tensor_path_available(ctx.info()))
       throw Error(Status::InvalidArgument, "tuning the tensor path needs an NVIDIA GPU, sm_80 or newer; " +
                                                ctx.info().name + " has none");
@@ -74,7 +78,7 @@ TuningReport tune_device(const Context& ctx, const TuningRequest& request,
   // smaller shape of their class (the points the planner predicts from there).
   const auto targets =
       detail::default_targets(ctx.info(), budget * (1.0 - kPointsShare), request.classes, request.tensor);
-  detail::Tuner tuner(ctx, request.seed);
+  detail::Tuner tuner(ctx, request.seed, request.precision);
   std::vector<detail::TuneResult> results;
   // Each target's share ends at a fixed time from the start: a target that overran its share (its
   // defaults are measured whatever the budget) leaves the next ones less, and one that ended early
@@ -99,7 +103,8 @@ TuningReport tune_device(const Context& ctx, const TuningRequest& request,
     }));
   }
 
-  // Per shape class, the fastest correct kernel becomes the entry.
+  // Per shape class, the fastest correct kernel becomes the entry (replacing only an entry of the
+  // same precision: TuningDatabase::upsert).
   std::string warning;
   auto db = detail::load_database(path, &warning);
   if (!warning.empty()) detail::warn(warning);
@@ -113,6 +118,7 @@ TuningReport tune_device(const Context& ctx, const TuningRequest& request,
 
   TuningReport out;
   out.device = ctx.info().name;
+  out.precision = request.precision;
   out.budget_s = budget;
   out.database = path;
   for (const auto& r : results) out.targets.push_back(target_report(r));
@@ -130,7 +136,7 @@ TuningReport tune_device(const Context& ctx, const TuningRequest& request,
     c.shape_class = cls;
     c.target = index;
     out.targets[index].chosen = true;
-    detail::TuningEntry e = detail::entry_for(ctx.info(), results[index]);
+    detail::TuningEntry e = detail::entry_for(ctx.info(), results[index], request.precision);
     if (const auto shape = detail::point_shape(ctx.info().kind, cls, e.shape)) {
       c.has_points = true;
       c.points_shape = *shape;

@@ -1,14 +1,12 @@
 // tuner.cpp — staged random sampling plus local refinement over a kernel's parameter space.
 #include "tune/tuner.hpp"
 
-#include <clgemm/cpu.hpp>
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/direct_kernel.hpp"
-#include "exec/gemm_exec.hpp"
-#include "plan/launch_builder.hpp"
+#include "kernels/precision.hpp"
 #include "plan/tile_choice.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
@@ -35,6 +33,23 @@ const GemmKernelDescriptor& descriptor_named(const std::string& kernel) {
   throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma)");
 }
 
+bool has_param(const GemmKernelDescriptor& d, const std::string& name) {
+  return std::any_of(d.params.begin(), d.params.end(), [&](const ParamSpec& spec) { return spec.name == name; });
+}
+
+// PRECISION for `precision` where the kernel has the parameter: 32 for f32, f16 and bf16 (whose
+// operands the kernels widen to float32), 64 for f64.
+KernelParams precision_of(const GemmKernelDescriptor& d, DataType precision) {
+  if (!has_param(d, "PRECISION")) return {};
+  return {{"PRECISION", precision_bits(precision)}};
+}
+
+// `ps` with the parameters `fixed` sets in place of its own.
+KernelParams with_fixed(KernelParams ps, const KernelParams& fixed) {
+  for (const auto& [name, value] : fixed) ps[name] = value;
+  return ps;
+}
+
 // The largest tile side worth trying for a dimension: the next power of two (at least 16). A tile
 // twice the matrix only multiplies padding.
 size_t fit(size_t x) {
@@ -52,11 +67,11 @@ bool fits_shape(const GemmKernelDescriptor& d, const KernelParams& ps, const Gem
 // A random configuration that passes every constraint and device limit and suits the shape, or
 // none after many tries.
 std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s,
-                                         std::mt19937_64& rng) {
+                                         const KernelParams& fixed, std::mt19937_64& rng) {
   for (int attempt = 0; attempt < 4000; ++attempt) {
-    KernelParams ps;
+    KernelParams ps = fixed;
     for (const auto& spec : d.params)
-      if (!spec.values.empty()) ps[spec.name] = spec.values[rng() % spec.values.size()];
+      if (!spec.values.empty() && !fixed.count(spec.name)) ps[spec.name] = spec.values[rng() % spec.values.size()];
     try {
       ps = resolve_params(d, dev, ps);
       if (fits_shape(d, ps, s)) return ps;
@@ -68,10 +83,16 @@ std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const De
 
 // The defaults with the tile cut down to the shape (and the work-group shape with it), so thin
 // shapes start from a sensible point: halve the tile's rows or columns while it exceeds the fit.
-std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s) {
+std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s,
+                                            const KernelParams& fixed) {
   // The tensor path's targets (2048³ and 4096³) fit its largest tiles already.
   if (!d.tile || d.info.id == "xmma") return std::nullopt;
-  KernelParams ps = resolve_params(d, dev, {});
+  KernelParams ps;
+  try {
+    ps = resolve_params(d, dev, fixed);
+  } catch (const Error&) {  // defaults this precision cannot run (f64's local memory, registers)
+    return std::nullopt;
+  }
   const bool x = d.info.id == "xgemm";
   const char* rows = x ? "MWG" : "TM";
   const char* cols = x ? "NWG" : "TN";
@@ -97,11 +118,13 @@ std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const
   }
 }
 
-// Every valid configuration one step away from `ps` along one parameter's list of values.
+// Every valid configuration one step away from `ps` along one parameter's list of values, the
+// parameters `fixed` sets left alone.
 std::vector<KernelParams> neighbours(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& ps,
-                                     const GemmShape& s) {
+                                     const GemmShape& s, const KernelParams& fixed) {
   std::vector<KernelParams> out;
   for (const auto& spec : d.params) {
+    if (fixed.count(spec.name)) continue;
     const auto& v = spec.values;
     const auto it = std::find(v.begin(), v.end(), ps.at(spec.name));
     if (it == v.end()) continue;
@@ -127,85 +150,12 @@ std::string today() {
   return buf;
 }
 
-// Runs candidates of one shape: fresh random inputs and their float64 reference, made once; each
-// candidate's result is checked before it is timed (by its events: packing included).
-class CandidateBench {
- public:
-  CandidateBench(const Context& ctx, const GemmShape& s, std::mt19937_64& rng) : ctx_(ctx), s_(s) {
-    a_.resize(s.m * s.k), b_.resize(s.k * s.n), c_.resize(s.m * s.n);
-    cpu::fill_random(a_, rng());
-    cpu::fill_random(b_, rng());
-    ref_ = cpu::gemm_reference_f64(s, a_.data(), b_.data());
-    da_ = ctx.buffer(a_.size() * 4), db_ = ctx.buffer(b_.size() * 4), dc_ = ctx.buffer(c_.size() * 4);
-    ctx.queue().enqueueWriteBuffer(da_, CL_TRUE, 0, a_.size() * 4, a_.data());
-    ctx.queue().enqueueWriteBuffer(db_, CL_TRUE, 0, b_.size() * 4, b_.data());
-    g_.m = s.m, g_.n = s.n, g_.k = s.k;
-    g_.a = {da_(), 0, s.k};
-    g_.b = {db_(), 0, s.n};
-    g_.c = {dc_(), 0, s.n};
-  }
-
-  Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false) {
-    Measurement m;
-    m.params = ps;
-    GemmPlan plan;
-    plan.path = kernel == "xgemm" ? GemmPath::Packed : kernel == "xmma" ? GemmPath::Tensor : GemmPath::Direct;
-    plan.params = ps;
-    plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
-    plan.pack_b = pack_b;
-    const cl::CommandQueue& q = ctx_.queue();
-    const CallerBuffers buffers{g_.a.buffer, g_.b.buffer, g_.c.buffer};
-    LaunchPlan launch;
-    try {
-      launch = build_launch_plan(ctx_.info(), {GemmPart{g_, {}, plan}});
-      q.enqueueFillBuffer(dc_, std::nanf(""), 0, c_.size() * 4);  // a skipped element shows up
-      enqueue_plan(ctx_, q, launch, buffers);
-      q.enqueueReadBuffer(dc_, CL_TRUE, 0, c_.size() * 4, c_.data());
-    } catch (const Error& e) {
-      m.outcome = e.status() == Status::BuildFailure ? Measurement::BuildFailed : Measurement::LaunchFailed;
-      m.note = e.status() == Status::BuildFailure ? "build failed" : e.what();
-      return m;
-    } catch (const cl::Error& e) {
-      m.outcome = Measurement::LaunchFailed;
-      m.note = e.what();
-      return m;
-    }
-    const double err = cpu::relative_error(c_.data(), ref_.data(), c_.size());
-    const bool tf32 = kernel == "xmma" && tf32_terms(ps);
-    if (!(err <= cpu::gemm_tolerance(s_.k, tf32))) {
-      m.outcome = Measurement::Wrong;
-      m.note = "wrong result, relative error " + std::to_string(err);
-      return m;
-    }
-    // Enough repeats for a stable median without spending the budget on one candidate.
-    std::vector<std::pair<double, std::vector<double>>> runs;  // (span, per command)
-    double sum = 0;
-    for (int r = 0; r < 10; ++r) {
-      std::vector<cl::Event> trace;
-      enqueue_plan(ctx_, q, launch, buffers, &trace);
-      cl::Event::waitForEvents(trace);
-      std::vector<double> each;
-      for (const auto& e : trace) each.push_back(elapsed_seconds({e}));
-      runs.push_back({elapsed_seconds(trace), each});
-      sum += runs.back().first;
-      if (runs.size() >= 3 && sum > 0.05) break;
-    }
-    std::sort(runs.begin(), runs.end());
-    m.seconds = runs[runs.size() / 2].first;
-    m.command_seconds = runs[runs.size() / 2].second;
-    m.gflops = gemm_flops(s_) / m.seconds * 1e-9;
-    m.outcome = Measurement::Ok;
-    return m;
-  }
-
- private:
-  const Context& ctx_;
-  GemmShape s_;
-  std::vector<float> a_, b_, c_;
-  std::vector<double> ref_;
-  cl::Buffer da_, db_, dc_;
-  RowMajorGemm g_;
-};
+// The tensor kernel multiplies f32 operands only.
+void check_kernel_precision(const GemmKernelDescriptor& d, DataType precision) {
+  if (d.info.id == "xmma" && precision != DataType::F32)
+    throw Error(Status::InvalidArgument, std::string("the tensor kernel (xmma) multiplies f32 operands, not ") +
+                                             data_type_name(precision));
+}
 
 // --try's split: absent or 1 none, 0 the model's choice, S >= 2 the last partial wave in S parts
 // (or exactly the last `split_tiles` tiles, when given).
@@ -254,17 +204,37 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
   return out;
 }
 
-Tuner::Tuner(const Context& ctx, uint64_t seed) : ctx_(ctx), seed_(seed) {}
+KernelParams precision_fixed_params(const GemmKernelDescriptor& d, DataType precision) {
+  KernelParams fixed = precision_of(d, precision);
+  // The descriptor's constraint would refuse every draw with stages.
+  if (precision == DataType::F64 && has_param(d, "ASYNC")) fixed["ASYNC"] = 0;
+  return fixed;
+}
+
+void check_tuning_precision(const DeviceInfo& device, DataType precision) {
+  if (int(precision) < int(DataType::F32) || int(precision) > int(DataType::BF16))
+    throw Error(Status::InvalidArgument, "precision is " + std::to_string(int(precision)) +
+                                             "; it must be f32, f64, f16 or bf16 (clgemm::DataType 0-3)");
+  if (precision == DataType::F64 && !device.fp64)
+    throw Error(Status::NoFp64, "tuning f64 needs double precision, which " + device.name +
+                                    " does not offer (no cl_khr_fp64)");
+}
+
+Tuner::Tuner(const Context& ctx, uint64_t seed, DataType precision) : ctx_(ctx), seed_(seed), precision_(precision) {
+  check_tuning_precision(ctx.info(), precision);
+}
 
 TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress) {
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   const GemmKernelDescriptor& d = descriptor_named(target.kernel);
+  check_kernel_precision(d, precision_);
   const DeviceInfo& dev = ctx_.info();
   const GemmShape s = target.shape;
+  const KernelParams fixed = precision_fixed_params(d, precision_);
   std::mt19937_64 rng(seed_ ^ std::hash<std::string>{}(target.shape_class + target.kernel));
 
-  CandidateBench bench(ctx_, s, rng);
+  CandidateBench bench(ctx_, s, precision_, rng);
   TuneResult result;
   result.target = target;
   std::set<std::string> seen;
@@ -310,14 +280,23 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   // would likely end past the budget (CandidateClock).
   auto time_for_another = [&](double limit) { return clock.room_for_another(elapsed(), limit); };
 
-  // 1. The defaults: always measured, so even a tiny budget yields a valid entry; then, while the
-  // budget lasts, the defaults fitted to the shape and the project's measured configurations.
+  // 1. The defaults: always measured, so even a tiny budget yields a valid entry (where this
+  // precision cannot run them, a random valid configuration stands in); then, while the budget
+  // lasts, the defaults fitted to the shape and the project's measured configurations.
   report("defaults");
-  result.default_gflops = std::max(0.0, evaluate(resolve_params(d, dev, {})));
-  if (const auto fitted = fitted_defaults(d, dev, s); fitted && time_for_another(target.budget_s)) evaluate(*fitted);
+  try {
+    result.default_gflops = std::max(0.0, evaluate(resolve_params(d, dev, fixed)));
+  } catch (const Error& e) {
+    result.failure_notes.push_back(std::string("the defaults at ") + data_type_name(precision_) + ": " + e.what());
+    if (const auto stand_in = random_valid(d, dev, s, fixed, rng)) evaluate(*stand_in);
+  }
+  if (const auto fitted = fitted_defaults(d, dev, s, fixed); fitted && time_for_another(target.budget_s))
+    evaluate(*fitted);
+  // The seeds keep their own values: one that this precision cannot run (f64 with ASYNC) is
+  // skipped rather than turned into a configuration nobody measured.
   for (const auto& seed : d.seeds) {  // where they apply
     try {
-      const KernelParams ps = resolve_params(d, dev, seed);
+      const KernelParams ps = resolve_params(d, dev, with_fixed(seed, precision_of(d, precision_)));
       if (fits_shape(d, ps, s) && time_for_another(target.budget_s)) evaluate(ps);
     } catch (const Error&) {
     }
@@ -329,7 +308,7 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   // then all measured, and drawing on would only idle away the rest of this half.
   constexpr int kRepeatsInARow = 2000;
   for (int repeats = 0; repeats < kRepeatsInARow && time_for_another(0.5 * target.budget_s);) {
-    const auto ps = random_valid(d, dev, s, rng);
+    const auto ps = random_valid(d, dev, s, fixed, rng);
     if (!ps) break;
     if (evaluate(*ps) < 0) {
       ++repeats;
@@ -351,7 +330,7 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
     bool improved = true;
     while (improved && time_for_another(target.budget_s)) {
       improved = false;
-      auto around = neighbours(d, dev, current, s);
+      auto around = neighbours(d, dev, current, s, fixed);
       std::shuffle(around.begin(), around.end(), rng);
       for (const auto& n : around) {
         if (!time_for_another(target.budget_s)) break;
@@ -384,8 +363,10 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
                                         const std::function<void(size_t done)>& progress, double budget_s) {
   const auto t0 = Clock::now();
   const GemmKernelDescriptor& d = descriptor_named(kernel);
+  check_kernel_precision(d, precision_);
+  const KernelParams precision = precision_of(d, precision_);
   std::mt19937_64 rng(seed_);
-  CandidateBench bench(ctx_, shape, rng);
+  CandidateBench bench(ctx_, shape, precision_, rng);
   std::vector<Measurement> out;
   CandidateClock clock;
   for (const auto& given : configs) {
@@ -410,7 +391,14 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
       };
       const long splits = host_choice("SPLIT"), split_tiles = host_choice("SPLIT_TILES"), pack_b = host_choice("PACKB"),
                  sk_groups = host_choice("SK");
-      const KernelParams full = resolve_params(d, ctx_.info(), kernel_params);
+      // PRECISION follows the operands measured: a configuration naming another one is refused
+      // rather than run with operands of a size its kernel does not read.
+      for (const auto& [name, value] : precision)
+        if (kernel_params.count(name) && kernel_params.at(name) != value)
+          throw Error(Status::InvalidArgument, name + "=" + std::to_string(kernel_params.at(name)) +
+                                                   " does not match the " + data_type_name(precision_) +
+                                                   " operands measured (" + name + "=" + std::to_string(value) + ")");
+      const KernelParams full = resolve_params(d, ctx_.info(), with_fixed(kernel_params, precision));
       SplitK split = choose_split(d, full, shape, splits, split_tiles, ctx_.info().compute_units);
       if (sk_groups > 0) split.sk_groups = size_t(sk_groups);
       m = bench.run(kernel, full, split, pack_b > 0);
@@ -428,8 +416,9 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
   return out;
 }
 
-TuningEntry entry_for(const DeviceInfo& dev, const TuneResult& r) {
+TuningEntry entry_for(const DeviceInfo& dev, const TuneResult& r, DataType precision) {
   TuningEntry e;
+  e.precision = precision;
   e.device = dev.name;
   e.architecture = dev.architecture;
   e.vendor = dev.vendor;

@@ -14,6 +14,8 @@
 #include <clgemm/types.hpp>
 
 #include "database/database.hpp"
+#include "kernels/descriptor.hpp"
+#include "tune/candidate_bench.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -52,27 +54,34 @@ struct TuneResult {
   double elapsed_s = 0;
 };
 
-// One configuration measured on its own (`clgemm tune --try`).
-struct Measurement {
-  enum Outcome { Ok, Rejected, BuildFailed, LaunchFailed, Wrong } outcome = Rejected;
-  KernelParams params;  // as resolved (defaults filled in), or as given when rejected
-  double seconds = 0, gflops = 0;
-  std::vector<double> command_seconds;  // each enqueued command's own time, in order (the median run)
-  std::string note;     // why it failed
-};
-
 // The shapes and budget shares the tuner uses by default for a device: per shape class, each
 // kernel that may win it; with `tensor`, the tensor path's kernel (xmma, 3xTF32) for the classes
 // it serves (mid and large). Shares add up to `total_budget_s`.
 std::vector<TuneTarget> default_targets(const DeviceInfo& device, double total_budget_s,
                                         const std::vector<std::string>& classes, bool tensor = false);
 
+// The parameters a precision fixes in a kernel's search space, which the search leaves alone:
+// PRECISION where the kernel has it (32 for f32, f16 and bf16, 64 for f64), and for f64 ASYNC 0,
+// since the cp.async pipeline copies 4-byte elements.
+KernelParams precision_fixed_params(const GemmKernelDescriptor& d, DataType precision);
+
+// Throws Error(InvalidArgument) for a value outside DataType, Error(NoFp64) for f64 on a device
+// without cl_khr_fp64: what makes a precision untunable on a device.
+void check_tuning_precision(const DeviceInfo& device, DataType precision);
+
+// Searches and measures with A, B and C of one element type (`precision`): every candidate
+// carries that type's PRECISION where the kernel has the parameter, and for f64 no ASYNC, which
+// copies 4-byte elements. f16 and bf16 reach xgemm widened to float32 by the packing kernels, so
+// the packed path's candidates are float32 kernels timed with that widening.
 class Tuner {
  public:
-  explicit Tuner(const Context& ctx, uint64_t seed = 1);
+  // Throws what check_tuning_precision throws.
+  explicit Tuner(const Context& ctx, uint64_t seed = 1, DataType precision = DataType::F32);
   TuneResult tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress = {});
   // Checks and times the given configurations (each a set of overrides of the kernel's defaults)
-  // on one shape, in order; nothing is searched or saved. With a budget (seconds > 0) it starts
+  // on one shape, in order; nothing is searched or saved. A configuration whose PRECISION differs
+  // from the tuner's precision is rejected. Throws Error(InvalidArgument) for the tensor kernel
+  // (xmma) with a precision other than f32. With a budget (seconds > 0) it starts
   // no configuration after the first that would likely end past it (the longest of the last few
   // took longer than what is left): the result is then shorter than `configs`.
   std::vector<Measurement> measure(const GemmShape& shape, const std::string& kernel,
@@ -82,9 +91,11 @@ class Tuner {
  private:
   const Context& ctx_;
   uint64_t seed_;
+  DataType precision_;
 };
 
-// Turns the best of several results for one shape class into a database entry for this device.
-TuningEntry entry_for(const DeviceInfo& device, const TuneResult& best);
+// Turns the best of several results for one shape class into a database entry for this device,
+// serving calls of `precision`.
+TuningEntry entry_for(const DeviceInfo& device, const TuneResult& best, DataType precision = DataType::F32);
 
 }  // namespace clgemm::detail

@@ -54,9 +54,11 @@ struct Footprint {
   double host_bytes = 0;                                // host arrays, all together
 };
 
-// A float32 GEMM's footprint: A, B and `c_on_device` buffers of C on the device; on the host A,
-// B and `c_on_host` copies of C in float32, and the float64 reference (A, B and C as doubles).
-Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host);
+// A GEMM's footprint: A, B (elements of `in`) and `c_on_device` buffers of C (of `out`) on the
+// device; on the host A, B and `c_on_host` copies of C in their types, and the float64 reference
+// (A, B and C as doubles).
+Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host, DataType in = DataType::F32,
+                         DataType out = DataType::F32);
 
 // Checks before any work that `f` fits: each buffer within the device's largest allocation
 // (CL_DEVICE_MAX_MEM_ALLOC_SIZE), all of them within its global memory, and the host arrays
@@ -67,6 +69,10 @@ void check_footprint(const DeviceInfo& d, const std::string& what, const Footpri
 // The --edges value of `bench` and `plan` as GemmOptions::force_edge_split: "split" On, "whole"
 // Off, anything else ("auto") the planner's choice.
 GemmOptions::Toggle edges_toggle(const std::string& edges);
+
+// The value of an element-type option (--precision, --c-type): f32, f64, f16 or bf16. Anything
+// else is Error(InvalidArgument) naming the option, the value and the types.
+DataType data_type_option(const std::string& option, const std::string& value);
 
 // A plain text table with right-aligned numeric columns.
 class Table {

@@ -20,6 +20,8 @@ struct PlanOptions {
   std::string path = "auto";
   std::string edges = "auto";  // GemmOptions::force_edge_split
   std::string math = "fp32";   // GemmOptions::math
+  std::string precision = "f32";  // A and B's type
+  std::string c_type;             // C's type; empty: A and B's
   bool run = false;
   int repeat = 10;
 };
@@ -30,19 +32,25 @@ const char* path_name(GemmPath p) {
   return p == GemmPath::Packed ? "packed" : p == GemmPath::Tall ? "tall" : p == GemmPath::Tensor ? "tensor" : "direct";
 }
 
+// `count` random values in [-1, 1) from `seed`, stored as `type`.
+std::vector<unsigned char> random_operand(DataType type, size_t count, uint64_t seed) {
+  std::vector<float> drawn(count);
+  cpu::fill_random(drawn, seed);
+  return cpu::to_storage(type, std::vector<double>(drawn.begin(), drawn.end()));
+}
+
 // Runs the planned GEMM through the public API: the first call (which builds or loads the
 // kernels) timed on the host clock, then `repeat` warm calls; checked once against float64.
-nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const GemmOptions& go) {
+nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const GemmCall& types, const GemmOptions& go) {
   Context ctx(d);
   const GemmShape s{o.m, o.n, o.k};
-  std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n);
-  cpu::fill_random(a, 1);
-  cpu::fill_random(b, 2);
-  cl::Buffer da(ctx.context(), CL_MEM_COPY_HOST_PTR, a.size() * 4, a.data());
-  cl::Buffer db(ctx.context(), CL_MEM_COPY_HOST_PTR, b.size() * 4, b.data());
-  cl::Buffer dc = ctx.buffer(c.size() * 4);
-  GemmCall call;
-  call.m = s.m, call.n = s.n, call.k = s.k;
+  std::vector<unsigned char> a = random_operand(types.a_type, s.m * s.k, 1),
+                             b = random_operand(types.b_type, s.k * s.n, 2),
+                             c(s.m * s.n * data_type_bytes(types.c_type));
+  cl::Buffer da(ctx.context(), CL_MEM_COPY_HOST_PTR, a.size(), a.data());
+  cl::Buffer db(ctx.context(), CL_MEM_COPY_HOST_PTR, b.size(), b.data());
+  cl::Buffer dc = ctx.buffer(c.size());
+  GemmCall call = types;
   call.a = {da(), 0, s.k};
   call.b = {db(), 0, s.n};
   call.c = {dc(), 0, s.n};
@@ -53,12 +61,17 @@ nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const Gemm
     return std::chrono::duration<double>(Clock::now() - t0).count();
   };
   const double first = once();
-  ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.size() * 4, c.data());
-  const double err = cpu::relative_error(c.data(), cpu::gemm_reference_f64(s, a.data(), b.data()).data(), c.size());
+  ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.size(), c.data());
+  // The reference multiplies the operands as stored (rounded to their type).
+  const std::vector<double> ad = cpu::from_storage(call.a_type, a.data(), s.m * s.k),
+                            bd = cpu::from_storage(call.b_type, b.data(), s.k * s.n),
+                            cd = cpu::from_storage(call.c_type, c.data(), s.m * s.n);
+  const double err = cpu::relative_error(cd.data(), cpu::gemm_reference_f64(s, ad.data(), bd.data()).data(), cd.size());
   std::vector<double> warm;
   for (int i = 0; i < o.repeat; ++i) warm.push_back(once());
   const double med = median(warm);
-  const double tolerance = cpu::gemm_tolerance(s.k, go.math == Math::Tf32);
+  const double tolerance = call.a_type == DataType::F32 ? cpu::gemm_tolerance(s.k, go.math == Math::Tf32)
+                                                        : cpu::gemm_tolerance(s.k, call.a_type, call.c_type);
   return {{"first_call_s", first}, {"warm_median_s", med}, {"warm_gflops", gemm_flops(s) / med * 1e-9},
           {"relative_error", err}, {"correct", err <= tolerance},
           {"program_cache_dir", ctx.program_cache_dir()}};
@@ -68,9 +81,19 @@ void run_plan(const PlanOptions& o) {
   // The sizes gemm() takes (and the same refusal, SizeOverflow), so that no plan is shown for a
   // call the library would refuse.
   check_dimensions({{"--m", o.m}, {"--n", o.n}, {"--k", o.k}});
+  // A row-major call on dense operands of the types asked for, as `--run` makes it; plan_call
+  // refuses what gemm() would.
+  GemmCall call;
+  call.a_type = call.b_type = data_type_option("--precision", o.precision);
+  call.c_type = o.c_type.empty() ? call.a_type : data_type_option("--c-type", o.c_type);
+  if (call.a_type != DataType::F32 && o.math != "fp32")
+    throw Error(Status::InvalidArgument, "--math " + o.math + " computes on tensor cores from f32 operands; drop --math "
+                                             "or --precision " + o.precision);
   check_output_file("--save", o.dev.save);
   const DeviceInfo d = open_device(o.dev);
-  if (o.run) check_footprint(d, "--run with " + shape_text({o.m, o.n, o.k}), gemm_footprint({o.m, o.n, o.k}, 1, 1));
+  if (o.run)
+    check_footprint(d, "--run with " + shape_text({o.m, o.n, o.k}),
+                    gemm_footprint({o.m, o.n, o.k}, 1, 1, call.a_type, call.c_type));
   GemmOptions go;
   go.force_path = o.path == "direct"   ? GemmPath::Direct
                   : o.path == "packed" ? GemmPath::Packed
@@ -79,13 +102,21 @@ void run_plan(const PlanOptions& o) {
                                        : GemmPath::Auto;
   go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
   go.force_edge_split = edges_toggle(o.edges);
-  // A row-major call on dense operands, as `--run` makes it; plan_call refuses what gemm() would.
-  GemmCall call;
   call.m = o.m, call.n = o.n, call.k = o.k;
   call.a.ld = o.k, call.b.ld = o.n, call.c.ld = o.n;
-  const CallPlan cp = plan_call(d, call, go);
+  const std::string types = std::string("A and B ") + data_type_name(call.a_type) + ", C " + data_type_name(call.c_type);
+  CallPlan cp;
+  try {
+    cp = plan_call(d, call, go);
+  } catch (const Error& e) {
+    if (e.status() != Status::UnsupportedTypes && e.status() != Status::NoFp64) throw;
+    throw Error(e.status(), "--precision " + o.precision + (o.c_type.empty() ? "" : " --c-type " + o.c_type) + ": " +
+                                e.what());
+  }
   const GemmPlan& plan = cp.parts.front().plan;
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
+                        {"a_type", data_type_name(call.a_type)}, {"b_type", data_type_name(call.b_type)},
+                        {"c_type", data_type_name(call.c_type)},
                         {"path", path_name(plan.path)},
                         {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason}};
   // With the edges apart: the interior, then the strips' own plans (the rows below the interior,
@@ -103,9 +134,9 @@ void run_plan(const PlanOptions& o) {
                                {"global", std::vector<size_t>(c.global.begin(), c.global.begin() + c.dims)},
                                {"local", std::vector<size_t>(c.local.begin(), c.local.begin() + c.dims)}});
   for (const auto& t : cp.temporaries) doc["temporaries"].push_back({{"role", t.role}, {"bytes", t.bytes}});
-  if (o.run) doc["run"] = run_planned(d, o, go);
+  if (o.run) doc["run"] = run_planned(d, o, call, go);
   emit_json(o.dev, doc);
-  if (!o.dev.json) std::cout << o.m << "x" << o.n << "x" << o.k << " on " << d.name << ":\n" << cp.describe();
+  if (!o.dev.json) std::cout << o.m << "x" << o.n << "x" << o.k << ", " << types << ", on " << d.name << ":\n" << cp.describe();
   if (!o.run) return;
   const auto& r = doc["run"];
   if (!o.dev.json)
@@ -136,6 +167,10 @@ void add_plan_command(CLI::App& app) {
                   "arithmetic: fp32 (default), 3xtf32 (tensor cores at float32 accuracy) or tf32 (tensor cores, "
                   "inputs rounded to TF32); the tensor ones on NVIDIA GPUs of sm_80 and newer, fp32 elsewhere")
       ->check(CLI::IsMember({"fp32", "3xtf32", "tf32"}));
+  cmd->add_option("--precision", o->precision,
+                  "the type of A and B: f32 (default), f64 (devices with cl_khr_fp64), f16 or bf16 (computed in f32)");
+  cmd->add_option("--c-type", o->c_type,
+                  "the type of C: that of A and B (default), or f32 with f16 or bf16 operands");
   cmd->add_option("--edges", o->edges,
                   "ragged edges of the packed path: auto, split (the interior and two strips as three GEMMs) or whole")
       ->check(CLI::IsMember({"auto", "split", "whole"}));

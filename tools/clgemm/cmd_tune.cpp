@@ -30,6 +30,8 @@ struct TuneOptions {
   std::string shape = "1024x1024x1024";
   std::string kernel = "xgemm";
   bool tensor = false;  // --tensor: tune the tensor path (3xTF32) instead of the float32 kernels
+  std::string precision_text = "f32";  // --precision, as given
+  DataType precision = DataType::F32;  // ... as checked
 };
 
 std::string bar(double fraction, int width) {
@@ -96,7 +98,7 @@ void run_try(const TuneOptions& o) {
   std::vector<KernelParams> configs;
   for (const auto& t : o.tries) configs.push_back(parse_config(t));
   const DeviceInfo device = open_device(o.dev);
-  check_footprint(device, "--shape " + o.shape, gemm_footprint(shape, 1, 1));
+  check_footprint(device, "--shape " + o.shape, gemm_footprint(shape, 1, 1, o.precision, o.precision));
   Context ctx(device);
   const auto results = measure_configurations(
       ctx, o.kernel, shape, configs,
@@ -105,9 +107,10 @@ void run_try(const TuneOptions& o) {
                      std::to_string(configs.size()) + " configurations",
                  done < configs.size());
       },
-      o.seed);
+      o.seed, o.precision);
   progress_done();
-  nlohmann::json doc = {{"device", ctx.info().name}, {"shape", {shape.m, shape.n, shape.k}}, {"kernel", o.kernel}};
+  nlohmann::json doc = {{"device", ctx.info().name}, {"shape", {shape.m, shape.n, shape.k}}, {"kernel", o.kernel},
+                        {"precision", data_type_name(o.precision)}};
   Table t({"#", "GFLOP/s", "ms", "commands (ms)", "parameters", "outcome"});
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
@@ -123,7 +126,8 @@ void run_try(const TuneOptions& o) {
   }
   emit_json(o.dev, doc);
   if (o.dev.json) return;
-  std::cout << ctx.info().name << ", " << o.kernel << ", " << o.shape << "\n";
+  std::cout << ctx.info().name << ", " << o.kernel << ", " << o.shape << ", A, B and C " << data_type_name(o.precision)
+            << "\n";
   t.print(std::cout);
 }
 
@@ -138,10 +142,12 @@ void show(const TuneOptions& o) {
   for (const auto& [title, db] : {Titled{"user database " + user.path, &user}, Titled{"built-in database", &builtin}}) {
     std::cout << title << ": " << db->entries.size() << " entries\n";
     if (db->entries.empty()) continue;
-    Table t({"device", "arch", "class", "kernel", "GFLOP/s", "tuned on", "alternatives", "points", "date", "parameters"});
+    Table t({"device", "arch", "class", "precision", "kernel", "GFLOP/s", "tuned on", "alternatives", "points", "date",
+             "parameters"});
     for (const auto& e : db->entries)
-      t.add({e.device, e.architecture, e.shape_class, e.kernel, fixed(e.gflops, 1), shape_text(e.shape),
-             std::to_string(e.alternatives), std::to_string(e.points), e.date, kernel_params_text(e.params)});
+      t.add({e.device, e.architecture, e.shape_class, data_type_name(e.precision), e.kernel, fixed(e.gflops, 1),
+             shape_text(e.shape), std::to_string(e.alternatives), std::to_string(e.points), e.date,
+             kernel_params_text(e.params)});
     t.print(std::cout);
     std::cout << "\n";
   }
@@ -172,6 +178,9 @@ void run_tune(const TuneOptions& o) {
     if (std::find(known.begin(), known.end(), c) == known.end())
       throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny");
   }
+  if (o.tensor && o.precision != DataType::F32)
+    throw Error(Status::InvalidArgument, std::string("--tensor tunes the tensor path, which takes f32 operands; drop "
+                                                     "--tensor or --precision ") + data_type_name(o.precision));
   if (o.tensor)
     for (const auto& c : o.classes)
       if (c != "mid" && c != "large")
@@ -191,6 +200,7 @@ void run_tune(const TuneOptions& o) {
   request.database = path;
   request.seed = o.seed;
   request.tensor = o.tensor;
+  request.precision = o.precision;
   // A clean line between the search and the points, as between any two steps of the tool.
   bool searching = true;
   const TuningReport report = tune_device(ctx, request, [&](const TuningProgress& p) {
@@ -199,7 +209,8 @@ void run_tune(const TuneOptions& o) {
   });
   progress_done();
 
-  nlohmann::json doc = {{"device", report.device}, {"budget_s", report.budget_s}, {"database", report.database}};
+  nlohmann::json doc = {{"device", report.device}, {"precision", data_type_name(report.precision)},
+                        {"budget_s", report.budget_s}, {"database", report.database}};
   for (const auto& c : report.classes)
     if (c.has_points)
       doc["points"][c.shape_class] = {{"shape", shape_text(c.points_shape)},
@@ -230,8 +241,8 @@ void run_tune(const TuneOptions& o) {
            fixed(r.best_gflops, 1), r.default_gflops > 0 ? fixed(r.best_gflops / r.default_gflops, 2) + "x" : "-",
            r.chosen ? "yes" : ""});
   t.print(std::cout);
-  std::cout << "\nSaved " << report.classes.size() << " entries for " << report.device << " to " << report.database
-            << "\n";
+  std::cout << "\nSaved " << report.classes.size() << " " << data_type_name(report.precision) << " entries for "
+            << report.device << " to " << report.database << "\n";
   for (const auto& c : report.classes) {
     const TuningTargetReport& r = report.targets[c.target];
     std::cout << "  " << c.shape_class << ": " << r.kernel << " " << kernel_params_text(r.best) << "\n";
@@ -265,10 +276,21 @@ void add_tune_command(CLI::App& app) {
                 "tune the tensor path (xmma kernel, 3xTF32; NVIDIA sm_80 or newer) for the mid and large classes, "
                 "instead of the float32 kernels; its entries are kept apart from theirs and serve calls that ask for "
                 "3xTF32 or TF32");
+  cmd->add_option("--precision", o->precision_text,
+                  "the element type to tune for: f32 (default), f64, f16 or bf16. Candidates run with A, B and C of "
+                  "that type (f16 and bf16 widened to float32 while packing for xgemm), and the entries serve calls "
+                  "of that type; f16 and bf16 calls use the f32 entries where they have none. With --try: the "
+                  "type measured");
   cmd->add_option("--kernel", o->kernel,
                   "the kernel --try measures: xgemm, direct or xmma (the tensor path; TERMS=1 for TF32)")
       ->check(CLI::IsMember({"xgemm", "direct", "xmma"}));
   cmd->callback([o, cmd] {
+    o->precision = data_type_option("--precision", o->precision_text);
+    if (o->show && cmd->get_option("--precision")->count() > 0)
+      throw Error(Status::InvalidArgument, "--show prints the entries of every precision; drop --precision");
+    if (!o->tries.empty() && o->kernel == "xmma" && o->precision != DataType::F32)
+      throw Error(Status::InvalidArgument, std::string("--kernel xmma (the tensor path) takes f32 operands; drop "
+                                                       "--kernel xmma or --precision ") + data_type_name(o->precision));
     // --shape and --kernel say what --try measures; without it they would be ignored.
     for (const char* name : {"--shape", "--kernel"})
       if (o->tries.empty() && cmd->get_option(name)->count() > 0)
