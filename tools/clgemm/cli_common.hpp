@@ -54,9 +54,11 @@ struct Footprint {
   double host_bytes = 0;                                // host arrays, all together
 };
 
-// A float32 GEMM's footprint: A, B and `c_on_device` buffers of C on the device; on the host A,
-// B and `c_on_host` copies of C in float32, and the float64 reference (A, B and C as doubles).
-Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host);
+// A GEMM's footprint: A, B and `c_on_device` buffers of C on the device; on the host A, B and
+// `c_on_host` copies of C in their types (A and B of `in`, C of `out`: float32 unless given), and
+// the float64 reference (A, B and C as doubles).
+Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host, DataType in = DataType::F32,
+                         DataType out = DataType::F32);
 
 // Checks before any work that `f` fits: each buffer within the device's largest allocation
 // (CL_DEVICE_MAX_MEM_ALLOC_SIZE), all of them within its global memory, and the host arrays
