@@ -14,17 +14,17 @@ namespace clgemm::bench {
 // unloading a CUDA runtime while its threads and atexit handlers live is not worth the risk.
 struct CublasPlugin {
   std::string path;
-  int (*abi)();
-  clgemm_cublas_session* (*open)(int, char*, size_t);
-  const char* (*device_name)(const clgemm_cublas_session*);
-  const char* (*version)(const clgemm_cublas_session*);
-  int (*prepare)(clgemm_cublas_session*, int, int, int, size_t, size_t, size_t, float, const float*, size_t, size_t,
-                 const float*, size_t, size_t, float, const float*, size_t, size_t, char*, size_t);
-  int (*reset_c)(clgemm_cublas_session*, char*, size_t);
-  int (*run)(clgemm_cublas_session*, double*, char*, size_t);
-  int (*read_c)(clgemm_cublas_session*, float*, char*, size_t);
-  void (*release)(clgemm_cublas_session*);
-  void (*close)(clgemm_cublas_session*);
+  // The types of the functions cublas_plugin.h declares, so that the two cannot drift apart.
+  decltype(&clgemm_cublas_abi) abi;
+  decltype(&clgemm_cublas_open) open;
+  decltype(&clgemm_cublas_device_name) device_name;
+  decltype(&clgemm_cublas_version) version;
+  decltype(&clgemm_cublas_prepare) prepare;
+  decltype(&clgemm_cublas_reset_c) reset_c;
+  decltype(&clgemm_cublas_run) run;
+  decltype(&clgemm_cublas_read_c) read_c;
+  decltype(&clgemm_cublas_release) release;
+  decltype(&clgemm_cublas_close) close;
 };
 
 // A plugin path as it is checked and loaded: a name without a slash is a file in the working

@@ -31,7 +31,7 @@ struct ImplInfo {
   std::string name;         // what --impl calls it: "clgemm", "ladder:6", "clblast", "cublas-tf32", ...
   std::string description;  // one line for tables: the library and the entry point
   bool peer = false;        // counts when finding the best peer to compare clgemm with
-  Precision precision = Precision::FP32;
+  Precision precision = Precision::FP32;  // its arithmetic at the run's types (the checker's tolerance)
   Hardware hardware = Hardware::OpenCLDevice;
   Timing timing = Timing::HostClock;
   std::string hardware_name;  // for CudaDevice: the CUDA device's name (peak applies if it is the OpenCL device)
@@ -55,8 +55,8 @@ class Implementation {
   virtual void reset_c() = 0;
   // One GEMM; returns its time in seconds, measured as info().timing says.
   virtual double run() = 0;
-  // C after the last run, in the problem's storage order.
-  virtual std::vector<float> result() = 0;
+  // C after the last run, in the problem's storage order and C's type (settings.types.out).
+  virtual HostMatrix result() = 0;
   // Frees what prepare() made; prepare() may follow again with another problem.
   virtual void release() = 0;
 };

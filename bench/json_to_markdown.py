@@ -31,9 +31,11 @@ def tables(doc, use_tflops, only):
            f"host: {env['host']['cpu']}, {env['host']['logical_cpus']} logical CPUs.  ",
            f"Date: {env['date']}.  ",
            f"Command: `{env['command']}`  ",
-           f"Settings: {doc['settings']['description']}; median of {doc['settings']['repeat']} timed runs."]
+           f"Settings: {doc['settings'].get('precision', 'f32')}, {doc['settings']['description']}; "
+           f"median of {doc['settings']['repeat']} timed runs."]
     if doc.get("peak"):
-        out[-1] += f" FP32 peak {doc['peak']['gflops']:.0f} GFLOP/s ({doc['peak']['how']})."
+        arithmetic = doc["peak"].get("arithmetic", "fp32").upper()
+        out[-1] += f" {arithmetic} peak {doc['peak']['gflops']:.0f} GFLOP/s ({doc['peak']['how']})."
     impls = [i["name"] for i in doc["implementations"] if i["available"] and (not only or i["name"] in only)]
     missing = [f"{i['name']} ({i['unavailable_reason']})" for i in doc["implementations"] if not i["available"]]
     if missing:

@@ -1,8 +1,7 @@
-// bench/peak.cpp — FP32 peak from compute units, lanes per unit and clock.
+// bench/peak.cpp — FP32 and FP64 peaks from compute units, rate per unit and clock.
 #include "bench/peak.hpp"
 
 #include <cctype>
-#include <sstream>
 #include <vector>
 
 namespace clgemm::bench {
@@ -20,41 +19,63 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
-}  // namespace
+// The documented NVIDIA families: FP32 lanes and FP64 FMAs per clock per SM.
+struct Family {
+  const char* name;
+  unsigned fp32_lanes;
+  unsigned fp64_fma;
+  const char* fp64_how;
+};
 
-unsigned nvidia_fp32_lanes_per_sm(const std::string& device_name, std::string* family) {
+// Hopper (GH100): H100 SXM 132 SMs, 66.9 TFLOP/s FP32 and FP64 tensor, 33.5 FP64 lanes at 1980 MHz.
+const Family kHopper{"NVIDIA Hopper", 128, 128, "64 FP64 lanes x 2 on FP64 tensor cores"};
+// GA100: A100 108 SMs, 19.5 TFLOP/s FP32 and FP64 tensor at 1410 MHz.
+const Family kGa100{"NVIDIA Ampere GA100", 64, 64, "32 FP64 lanes x 2 on FP64 tensor cores"};
+// Volta GV100: V100 80 SMs, 15.7 FP32 and 7.8 FP64 TFLOP/s at 1530 MHz.
+const Family kVolta{"NVIDIA Volta", 64, 32, "32 FP64 lanes"};
+// GA10x and AD10x: FP64 at 1/64 of FP32.
+const Family kGa10x{"NVIDIA Ampere/Ada", 128, 2, "2 FP64 lanes"};
+const Family kGeforce{"NVIDIA GeForce RTX 30/40", 128, 2, "2 FP64 lanes"};
+
+const Family* nvidia_family(const std::string& device_name) {
   const auto ws = words(device_name);
-  auto set = [family](const char* f, unsigned lanes) {
-    if (family) *family = f;
-    return lanes;
-  };
   bool nvidia = false, rtx = false;
   for (const auto& w : ws) nvidia |= w == "NVIDIA" || w == "GEFORCE" || w == "TESLA" || w == "QUADRO";
-  if (!nvidia) return 0;
-  for (size_t i = 0; i < ws.size(); ++i) {
-    const std::string& w = ws[i];
-    // Hopper (GH100): 128 FP32 cores per SM.
-    if (w == "H100" || w == "H200" || w == "H800" || w == "GH200") return set("NVIDIA Hopper", 128);
-    // GA100: 64 FP32 cores per SM (A100: 108 SMs, 19.5 TFLOP/s at 1410 MHz).
-    if (w == "A100" || w == "A800" || w == "A30") return set("NVIDIA Ampere GA100", 64);
-    // Volta GV100: 64 FP32 cores per SM.
-    if (w == "V100") return set("NVIDIA Volta", 64);
-    // GA10x and AD10x (data-centre and GeForce parts): 128 FP32 cores per SM.
-    if (w == "A10" || w == "A40" || w == "L4" || w == "L40" || w == "L40S") return set("NVIDIA Ampere/Ada", 128);
+  if (!nvidia) return nullptr;
+  for (const std::string& w : ws) {
+    if (w == "H100" || w == "H200" || w == "H800" || w == "GH200") return &kHopper;
+    if (w == "A100" || w == "A800" || w == "A30") return &kGa100;
+    if (w == "V100") return &kVolta;
+    // GA10x and AD10x data-centre parts.
+    if (w == "A10" || w == "A40" || w == "L4" || w == "L40" || w == "L40S") return &kGa10x;
     if (w == "RTX") rtx = true;
     if (rtx && w.size() == 4 && (w.rfind("30", 0) == 0 || w.rfind("40", 0) == 0) &&
         std::isdigit(static_cast<unsigned char>(w[2])))
-      return set("NVIDIA GeForce RTX 30/40", 128);
+      return &kGeforce;
   }
-  return 0;
+  return nullptr;
+}
+
+std::optional<Peak> given_peak(double gflops, Precision arithmetic) {
+  return Peak{gflops, "given with --peak", arithmetic};
+}
+
+}  // namespace
+
+unsigned nvidia_fp32_lanes_per_sm(const std::string& device_name, std::string* family) {
+  const Family* f = nvidia_family(device_name);
+  if (f && family) *family = f->name;
+  return f ? f->fp32_lanes : 0;
+}
+
+unsigned nvidia_fp64_fma_per_sm(const std::string& device_name, std::string* how) {
+  const Family* f = nvidia_family(device_name);
+  if (f && how) *how = std::string(f->fp64_how) + ", " + f->name;
+  return f ? f->fp64_fma : 0;
 }
 
 std::optional<Peak> fp32_peak(const DeviceInfo& device, double override_gflops) {
-  if (override_gflops > 0) {
-    std::ostringstream os;
-    os << "given with --peak";
-    return Peak{override_gflops, os.str()};
-  }
+  if (override_gflops > 0) return given_peak(override_gflops, Precision::FP32);
   std::string family;
   const unsigned lanes = nvidia_fp32_lanes_per_sm(device.name, &family);
   if (!lanes || !device.compute_units || !device.clock_mhz) return std::nullopt;
@@ -65,8 +86,29 @@ std::optional<Peak> fp32_peak(const DeviceInfo& device, double override_gflops) 
   return p;
 }
 
-bool peak_applies(const ImplInfo& impl, const DeviceInfo& device) {
-  if (impl.precision != Precision::FP32) return false;
+std::optional<Peak> fp64_peak(const DeviceInfo& device, double override_gflops) {
+  if (override_gflops > 0) return given_peak(override_gflops, Precision::FP64);
+  std::string how;
+  const unsigned fma = nvidia_fp64_fma_per_sm(device.name, &how);
+  if (!fma || !device.compute_units || !device.clock_mhz) return std::nullopt;
+  Peak p;
+  p.gflops = double(device.compute_units) * fma * 2.0 * device.clock_mhz * 1e-3;
+  p.how = std::to_string(device.compute_units) + " SMs x " + std::to_string(fma) + " FP64 FMA per clock x 2 x " +
+          std::to_string(device.clock_mhz) + " MHz (" + how + ")";
+  p.arithmetic = Precision::FP64;
+  return p;
+}
+
+std::optional<Peak> run_peak(const DeviceInfo& device, const GemmTypes& types, double override_gflops) {
+  const Precision arithmetic = compute_arithmetic(types);
+  if (types.is_f32()) return fp32_peak(device, override_gflops);
+  if (arithmetic == Precision::FP64) return fp64_peak(device, override_gflops);
+  if (override_gflops > 0) return given_peak(override_gflops, arithmetic);
+  return std::nullopt;
+}
+
+bool peak_applies(const ImplInfo& impl, const DeviceInfo& device, Precision peak_arithmetic) {
+  if (impl.precision != peak_arithmetic) return false;
   switch (impl.hardware) {
     case Hardware::OpenCLDevice: return true;
     case Hardware::HostCPU: return device.kind == DeviceKind::CPU;

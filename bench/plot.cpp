@@ -89,7 +89,7 @@ std::vector<Panel> panels_of(const Report& rep) {
 std::string title_of(const Report& rep) {
   std::string device = rep.environment.value("/device/name"_json_pointer, std::string("?"));
   std::string date = rep.environment.value("date", std::string());
-  return "float32 GEMM on " + device + (date.empty() ? "" : ", " + date) + "\n" + rep.settings.describe() +
+  return rep.settings.types.describe() + " GEMM on " + device + (date.empty() ? "" : ", " + date) + "\n" + rep.settings.describe() +
          "; GFLOP/s from the median of " + std::to_string(rep.options.repeat) + " runs";
 }
 

@@ -5,6 +5,8 @@
 
 #include <cblas.h>
 
+#include <random>
+
 namespace clgemm::bench {
 
 std::string CallSettings::describe() const {
@@ -27,6 +29,23 @@ size_t leading_dim(Layout layout, bool transposed, size_t rows_op, size_t cols_o
   return layout == Layout::RowMajor ? cols : rows;
 }
 
+// `count` uniform [-1, 1) values of `type` from `seed`.
+HostMatrix random_matrix(DataType type, size_t count, uint64_t seed) {
+  if (type == DataType::F64) {
+    HostMatrix m(type, count);
+    std::mt19937_64 gen(seed);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (auto& x : m.f64()) x = dist(gen);
+    return m;
+  }
+  std::vector<float> values(count);
+  cpu::fill_random(values, seed);
+  if (type == DataType::F32) return HostMatrix(std::move(values));
+  HostMatrix m(type, count);
+  for (size_t i = 0; i < count; ++i) m.set(i, values[i]);
+  return m;
+}
+
 }  // namespace
 
 Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t seed) {
@@ -37,18 +56,15 @@ Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t 
   p.lda = leading_dim(settings.layout, settings.a_transpose == Transpose::Yes, m, k);
   p.ldb = leading_dim(settings.layout, settings.b_transpose == Transpose::Yes, k, n);
   p.ldc = leading_dim(settings.layout, false, m, n);
-  p.a.resize(m * k);
-  p.b.resize(k * n);
-  p.c0.resize(m * n);
-  cpu::fill_random(p.a, seed);
-  cpu::fill_random(p.b, seed ^ 0x9e3779b97f4a7c15ull);
-  cpu::fill_random(p.c0, seed ^ 0xc2b2ae3d27d4eb4full);
+  p.a = random_matrix(settings.types.in, m * k, seed);
+  p.b = random_matrix(settings.types.in, k * n, seed ^ 0x9e3779b97f4a7c15ull);
+  p.c0 = random_matrix(settings.types.out, m * n, seed ^ 0xc2b2ae3d27d4eb4full);
   return p;
 }
 
 std::vector<double> reference_result(const Problem& p) {
   const auto& s = p.settings;
-  std::vector<double> a(p.a.begin(), p.a.end()), b(p.b.begin(), p.b.end()), c(p.c0.begin(), p.c0.end());
+  std::vector<double> a = p.a.to_doubles(), b = p.b.to_doubles(), c = p.c0.to_doubles();
   if (p.shape.m == 0 || p.shape.n == 0) return c;
   // BLAS does not read C when beta = 0; neither does the reference.
   if (s.beta == 0.0f) std::fill(c.begin(), c.end(), 0.0);

@@ -4,6 +4,8 @@
 
 #include <clgemm/gemm.hpp>
 
+#include "bench/gemm_types.hpp"
+#include "bench/host_matrix.hpp"
 #include "bench/shapes.hpp"
 
 #include <cstdint>
@@ -12,37 +14,42 @@
 
 namespace clgemm::bench {
 
-// What is the same for every shape of a run: layout, transposes, alpha and beta.
+// What is the same for every shape of a run: layout, transposes, alpha and beta, element types.
 struct CallSettings {
   Layout layout = Layout::RowMajor;
   Transpose a_transpose = Transpose::No, b_transpose = Transpose::No;
   float alpha = 1.0f, beta = 0.0f;
+  GemmTypes types;  // float32 unless --precision says otherwise
 
   // "row-major, A·B" / "column-major, A·Bᵀ" and the like, for headers.
   std::string describe() const;
-  // Row-major, no transposes, alpha = 1, beta = 0: the only case the ladder rungs and the
-  // triple loop compute.
+  // Row-major, no transposes, alpha = 1, beta = 0: the only call the ladder rungs and the
+  // triple loop compute (and only with float32 types).
   bool is_plain() const;
 };
 
 // A dense problem: A, B and C stored without padding in `settings.layout`, so each leading
-// dimension is the stored matrix's row length (row-major) or column length (column-major).
+// dimension is the stored matrix's row length (row-major) or column length (column-major). A and
+// B are of type settings.types.in, C0 of settings.types.out.
 struct Problem {
   Shape shape;
   CallSettings settings;
   size_t lda = 0, ldb = 0, ldc = 0;
-  std::vector<float> a, b;
-  std::vector<float> c0;  // C before the call: random, so a result that skips elements shows
+  HostMatrix a, b;
+  HostMatrix c0;  // C before the call: random, so a result that skips elements shows
 
   GemmShape gemm_shape() const { return {shape.m, shape.n, shape.k}; }
   double flops() const { return 2.0 * double(shape.m) * double(shape.n) * double(shape.k); }
 };
 
 // Fresh uniform [-1, 1) inputs from `seed` (C0 too, whatever beta is: with beta = 0 a correct
-// GEMM must overwrite it, so stale values are caught as errors).
+// GEMM must overwrite it, so stale values are caught as errors), in the settings' types: float32
+// values as cpu::fill_random draws them, rounded to f16 or bf16 for those types, and full float64
+// values for f64 (float32 values widened would make every product exact and test less).
 Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t seed);
 
-// alpha·op(A)·op(B) + beta·C0 in float64 (OpenBLAS dgemm on the widened inputs), stored like C.
+// alpha·op(A)·op(B) + beta·C0 in float64 (OpenBLAS dgemm on the stored inputs widened to
+// double: the values every implementation receives, after rounding to their type), stored like C.
 std::vector<double> reference_result(const Problem& p);
 
 }  // namespace clgemm::bench

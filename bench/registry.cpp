@@ -37,9 +37,10 @@ std::vector<std::pair<std::string, std::string>> impl_names() {
           {"clgemm-3xtf32", "clgemm with math 3xTF32: tensor cores at float32 accuracy (NVIDIA sm_80+)"},
           {"clgemm-tf32", "clgemm with math TF32 (a different precision: not counted as clgemm)"},
           {"ladder:N", "rung N of the optimisation ladder (\"ladder\" = every rung)"},
-          {"clblast", "CLBlast's CLBlastSgemm on the same OpenCL device (when built with CLBlast)"},
-          {"openblas", "OpenBLAS cblas_sgemm on the host CPU"},
-          {"cublas", "cuBLAS FP32 on the CUDA device (with the cuBLAS plugin and a CUDA device)"},
+          {"clblast", "CLBlast's CLBlastSgemm (Dgemm, Hgemm) on the same OpenCL device (when built with CLBlast)"},
+          {"openblas", "OpenBLAS cblas_sgemm (dgemm) on the host CPU"},
+          {"cublas",
+           "cuBLAS Sgemm (Dgemm, Hgemm, GemmEx) on the CUDA device (with the cuBLAS plugin and a CUDA device)"},
           {"cublas-tf32", "cuBLAS with TF32 tensor cores (a different precision: not counted as a peer)"},
           {"cpu-loop", "the textbook triple loop on one host core, where it finishes within --cpu-limit"},
           {"all", "all of the above"}};
@@ -77,14 +78,15 @@ ImplList make_impls(const std::vector<std::string>& names, const Context& ctx, c
   const auto rungs = ladder_rungs();
   for (const auto& name : expand_impl_names(names)) {
     int rung = 0;
-    if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Fp32));
-    else if (name == "clgemm-3xtf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32x3));
-    else if (name == "clgemm-tf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32));
-    else if (name == "clblast") out.push_back(make_clblast(ctx));
-    else if (name == "openblas") out.push_back(make_openblas());
+    const GemmTypes& t = options.types;
+    if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Fp32, t));
+    else if (name == "clgemm-3xtf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32x3, t));
+    else if (name == "clgemm-tf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32, t));
+    else if (name == "clblast") out.push_back(make_clblast(ctx, t));
+    else if (name == "openblas") out.push_back(make_openblas(t));
     else if (name == "cpu-loop") out.push_back(make_cpu_loop(options.cpu_limit_s, options.runs_per_shape));
-    else if (name == "cublas") out.push_back(make_cublas(false));
-    else if (name == "cublas-tf32") out.push_back(make_cublas(true));
+    else if (name == "cublas") out.push_back(make_cublas(false, t));
+    else if (name == "cublas-tf32") out.push_back(make_cublas(true, t));
     else if (is_rung_name(name, &rung))
       out.push_back(make_ladder_rung(ctx, *std::find_if(rungs.begin(), rungs.end(),
                                                         [rung](const RungInfo& r) { return r.number == rung; })));

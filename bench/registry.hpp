@@ -4,6 +4,7 @@
 #include <clgemm/context.hpp>
 #include <clgemm/gemm.hpp>
 
+#include "bench/gemm_types.hpp"
 #include "bench/impl.hpp"
 
 #include <string>
@@ -18,6 +19,9 @@ struct ImplOptions {
   // How clgemm treats ragged edges (GemmOptions::force_edge_split): to compare the planner's
   // choice with either way in one run of the same build.
   GemmOptions::Toggle clgemm_edges = GemmOptions::Toggle::Auto;
+  // The run's element types (--precision): the entry point each implementation calls, or "n/a"
+  // where it has none.
+  GemmTypes types{};
 };
 
 // Every name --impl accepts, with what it stands for.

@@ -45,12 +45,15 @@ void finish_report(Report& rep) {
     while (end < rep.results.size() && rep.results[end].shape == rep.results[i].shape) ++end;
     Comparison c;
     c.shape = rep.results[i].shape;
+    // Peers count in the arithmetic clgemm computes the run's types in: a lower one (TF32, f16
+    // sums) is a different precision, however fast.
+    const Precision arithmetic = compute_arithmetic(rep.settings.types);
     for (size_t j = i; j < end; ++j) {
       const Result& r = rep.results[j];
       const ImplEntry* e = rep.impl(r.impl);
       if (!usable(r)) continue;
       if (r.impl == "clgemm") c.clgemm_gflops = r.gflops;
-      if (e && e->info.peer && e->info.precision == Precision::FP32 && r.gflops > c.best_peer_gflops) {
+      if (e && e->info.peer && e->info.precision == arithmetic && r.gflops > c.best_peer_gflops) {
         c.best_peer_gflops = r.gflops;
         c.best_peer = r.impl;
       }

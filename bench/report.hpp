@@ -15,8 +15,9 @@
 
 namespace clgemm::bench {
 
-// clgemm beside the fastest correct FP32 peer (clblast, cublas, openblas; TF32 is excluded as a
-// different precision, ladder rungs and the triple loop are not peers) at one shape.
+// clgemm beside the fastest correct peer (clblast, cublas, openblas) of the same arithmetic at one
+// shape: FP32, or FP64 for float64 runs. TF32 and f16 sums (CLBlastHgemm, cublasHgemm) are left
+// out as different precisions; ladder rungs and the triple loop are not peers.
 struct Comparison {
   Shape shape;
   double clgemm_gflops = 0;   // 0 when clgemm was not timed or was wrong
@@ -38,7 +39,7 @@ struct OddNeighbour {
 struct ImplEntry {
   ImplInfo info;
   std::string unavailable;  // empty when it could run in this process
-  bool peak_applies = false;
+  bool peak_applies = false;  // peak_applies() with the report's peak's arithmetic
 };
 
 struct Report {

@@ -57,7 +57,14 @@ void measure(Implementation& impl, const Problem& p, const std::vector<double>& 
   say("checked run", true);
   impl.reset_c();
   double last = impl.run();
-  r.check = check_result(impl.result(), ref, impl.info().precision, p.shape.k);
+  const HostMatrix c = impl.result();
+  r.check = check_result(c, ref, impl.info().precision, p.shape.k);
+  if (c.type() != p.settings.types.out) {
+    // A C read back in another type than the call's is a wrong result, however close its values.
+    r.check.ok = false;
+    r.check.problem = std::string("result is stored as ") + data_type_name(c.type()) + ", C is " +
+                      data_type_name(p.settings.types.out);
+  }
   r.checked = true;
   r.outcome = r.check.ok ? Outcome::Ok : Outcome::Wrong;
   if (!r.check.ok) r.note = r.check.problem;

@@ -43,18 +43,26 @@ nlohmann::json to_json(const Report& rep) {
                      {"alpha", s.alpha},
                      {"beta", s.beta},
                      {"description", s.describe()},
+                     {"precision", s.types.name()},
+                     {"a_type", data_type_name(s.types.in)},
+                     {"b_type", data_type_name(s.types.in)},
+                     {"c_type", data_type_name(s.types.out)},
+                     {"compute", precision_name(compute_arithmetic(s.types))},
                      {"repeat", rep.options.repeat},
                      {"warmup", rep.options.warmup},
                      {"time_limit_s", rep.options.time_limit_s},
                      {"cpu_limit_s", rep.cpu_limit_s},
                      {"seed", rep.options.seed}};
-  doc["peak"] = rep.peak ? nlohmann::json{{"gflops", rep.peak->gflops}, {"how", rep.peak->how}} : nlohmann::json();
+  doc["peak"] = rep.peak ? nlohmann::json{{"gflops", rep.peak->gflops},
+                                          {"how", rep.peak->how},
+                                          {"arithmetic", precision_name(rep.peak->arithmetic)}}
+                         : nlohmann::json();
   doc["implementations"] = nlohmann::json::array();
   for (const auto& e : rep.impls)
     doc["implementations"].push_back({{"name", e.info.name},
                                       {"description", e.info.description},
                                       {"peer", e.info.peer},
-                                      {"precision", precision_name(e.info.precision)},
+                                      {"arithmetic", precision_name(e.info.precision)},
                                       {"timing", timing_name(e.info.timing)},
                                       {"hardware", hardware_name(e.info.hardware)},
                                       {"available", e.unavailable.empty()},
@@ -64,6 +72,7 @@ nlohmann::json to_json(const Report& rep) {
   for (const auto& r : rep.results) {
     nlohmann::json j = {{"group", r.shape.group}, {"x", r.shape.x},   {"m", r.shape.m},
                         {"n", r.shape.n},         {"k", r.shape.k},   {"impl", r.impl},
+                        {"precision", s.types.name()},
                         {"status", outcome_name(r.outcome)},          {"note", r.note},
                         {"checked", r.checked},   {"timed", r.timed()}};
     j["relative_error"] = number_or_null(r.check.error, r.checked);
@@ -114,7 +123,7 @@ std::string csv_field(const std::string& s) {
 
 void write_csv(const Report& rep, std::ostream& out) {
   out << "group,x,m,n,k,impl,status,median_s,min_s,gflops,gflops_best,percent_peak,vs_clgemm,relative_error,"
-         "tolerance,precision,timing,note\n";
+         "tolerance,precision,arithmetic,timing,note\n";
   for (const auto& r : rep.results) {
     const ImplEntry* e = rep.impl(r.impl);
     const auto opt = [](bool known, double v) { return known && std::isfinite(v) ? num(v) : std::string(); };
@@ -123,7 +132,8 @@ void write_csv(const Report& rep, std::ostream& out) {
         << opt(r.timed(), r.stats.min) << ',' << opt(r.timed(), r.gflops) << ',' << opt(r.timed(), r.gflops_best)
         << ',' << opt(r.percent_peak >= 0, r.percent_peak) << ',' << opt(r.vs_clgemm > 0, r.vs_clgemm) << ','
         << opt(r.checked, r.check.error) << ',' << opt(r.checked, r.check.tolerance) << ','
-        << (e ? precision_name(e->info.precision) : "") << ',' << csv_field(e ? timing_name(e->info.timing) : "")
+        << rep.settings.types.name() << ',' << (e ? precision_name(e->info.precision) : "") << ','
+        << csv_field(e ? timing_name(e->info.timing) : "")
         << ',' << csv_field(r.note) << '\n';
   }
 }

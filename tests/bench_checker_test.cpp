@@ -10,9 +10,9 @@
 #include "bench/problem.hpp"
 #include "bench/registry.hpp"
 #include "bench/runner.hpp"
+#include "bench_fake.hpp"
 #include "test_support.hpp"
 
-#include <cblas.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,6 +21,8 @@
 
 namespace clgemm::bench {
 namespace {
+
+using test::Fake;
 
 TEST(BenchChecker, AcceptsRoundingAndFlagsRealErrors) {
   const std::vector<double> ref = {1.0, -2.0, 3.0, 0.5};
@@ -66,59 +68,6 @@ TEST(BenchChecker, Tf32ToleranceIsLooserButStillCatchesIndexingErrors) {
   EXPECT_TRUE(check_result(c, ref, Precision::TF32, 4096).ok);
   EXPECT_FALSE(check_result(c, ref, Precision::FP32, 4096).ok);
 }
-
-// A host implementation (OpenBLAS sgemm underneath) that can be made wrong, slow, failing, ...
-class Fake final : public Implementation {
- public:
-  enum class Mode { Correct, PerturbOneElement, SkipLastRow, ThrowInPrepare, Slow };
-  Fake(std::string name, Mode mode, std::string unavailable = "", std::string unsupported = "")
-      : mode_(mode), unavailable_(std::move(unavailable)), unsupported_(std::move(unsupported)) {
-    info_.name = std::move(name);
-    info_.peer = true;
-    info_.hardware = Hardware::HostCPU;
-  }
-  const ImplInfo& info() const override { return info_; }
-  std::string unavailable() const override { return unavailable_; }
-  std::string unsupported(const Problem&) const override { return unsupported_; }
-  void prepare(const Problem& p) override {
-    if (mode_ == Mode::ThrowInPrepare) throw std::runtime_error("out of device memory\nsecond line");
-    p_ = &p;
-    c_ = p.c0;
-    inputs = p.a;
-    inputs.insert(inputs.end(), p.b.begin(), p.b.end());
-    inputs.insert(inputs.end(), p.c0.begin(), p.c0.end());
-  }
-  void reset_c() override {
-    ++resets;
-    c_ = p_->c0;
-  }
-  double run() override {
-    ++runs;
-    const auto& s = p_->settings;
-    std::vector<float> before = c_;
-    cblas_sgemm(s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor,
-                s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans,
-                s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans, int(p_->shape.m), int(p_->shape.n),
-                int(p_->shape.k), s.alpha, p_->a.data(), int(p_->lda), p_->b.data(), int(p_->ldb), s.beta, c_.data(),
-                int(p_->ldc));
-    if (mode_ == Mode::PerturbOneElement) c_[c_.size() / 2] += 0.5f;
-    if (mode_ == Mode::SkipLastRow)  // row-major: the last row keeps what C held before
-      std::copy(before.end() - long(p_->shape.n), before.end(), c_.end() - long(p_->shape.n));
-    return mode_ == Mode::Slow ? 100.0 : 1e-3;
-  }
-  std::vector<float> result() override { return c_; }
-  void release() override { ++releases; }
-
-  int runs = 0, resets = 0, releases = 0;
-  std::vector<float> inputs;
-
- private:
-  ImplInfo info_;
-  Mode mode_;
-  std::string unavailable_, unsupported_;
-  const Problem* p_ = nullptr;
-  std::vector<float> c_;
-};
 
 RunOptions quick() {
   RunOptions o;

@@ -92,6 +92,59 @@ TEST(BenchCli, BadArgumentsFailWithAMessage) {
   EXPECT_NE(o.status, 0);
 }
 
+// --precision end to end: every row carries the precision, clgemm passes the float64 check on odd
+// shapes, peers without an entry point for the types are "n/a" with a reason, and CLBlast runs its
+// Dgemm where it is built and the device has float64.
+TEST(BenchCli, PrecisionRunsAreCheckedAndCarryTheirPrecision) {
+  for (const std::string precision : {"f64", "f16", "bf16-f32"}) {
+    SCOPED_TRACE(precision);
+    const CliRun o = run_cli("bench --precision " + precision +
+                             " --sizes 37x53x29,65x7x129 --impl clgemm,clblast,openblas,cpu-loop --json --seed 9");
+    if (precision == "f64" && o.status == 2 && o.err.find("cl_khr_fp64") != std::string::npos) continue;
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto doc = nlohmann::json::parse(o.out);
+    EXPECT_EQ(doc["settings"]["precision"], precision);
+    ASSERT_EQ(doc["results"].size(), 2u * 4u);
+    for (const auto& r : doc["results"]) {
+      const std::string impl = r["impl"], status = r["status"];
+      SCOPED_TRACE(impl + " at " + std::to_string(r["m"].get<size_t>()));
+      EXPECT_EQ(r["precision"], precision);
+      EXPECT_TRUE(status == "ok" || status == "n/a") << status << ": " << r["note"];
+      if (status == "ok") {
+        EXPECT_LE(r["relative_error"].get<double>(), r["tolerance"].get<double>());
+      } else {
+        EXPECT_FALSE(r["note"].get<std::string>().empty());
+      }
+      if (impl == "clgemm") {
+        EXPECT_EQ(status, "ok") << r["note"];
+      }
+      if (impl == "openblas") {
+        EXPECT_EQ(status, precision == "f64" ? "ok" : "n/a") << r["note"];
+      }
+      if (impl == "cpu-loop") {
+        EXPECT_EQ(status, "n/a");
+      }
+      const bool clblast_built = r["note"].get<std::string>().find("built without CLBlast") == std::string::npos;
+      if (impl == "clblast" && precision == "f64" && clblast_built) {
+        EXPECT_EQ(status, "ok") << r["note"];
+      }
+    }
+    for (const auto& i : doc["implementations"])
+      if (i["name"] == "clblast" && i["available"] == true && precision == "f64") {
+        EXPECT_NE(i["description"].get<std::string>().find("CLBlastDgemm"), std::string::npos) << i.dump();
+        EXPECT_EQ(i["arithmetic"], "fp64");
+      }
+  }
+}
+
+TEST(BenchCli, UnknownPrecisionExitsWith2AndListsTheValues) {
+  const CliRun o = run_cli("bench --sizes 16 --impl openblas --precision fp16");
+  EXPECT_EQ(o.status, 2) << o.err;
+  for (const char* want : {"--precision", "'fp16'", "f32, f64, f16, bf16, f16-f32, bf16-f32"})
+    EXPECT_NE(o.err.find(want), std::string::npos) << want << " missing from: " << o.err;
+  EXPECT_TRUE(o.out.empty()) << "nothing is measured: " << o.out;
+}
+
 // `clgemm tune --try`: given configurations checked and timed, split-K among them; a cube is a
 // shape like any other, a range is not.
 TEST(TuneCli, TryChecksAndTimesConfigurationsWithSplitK) {

@@ -97,12 +97,15 @@ TEST(BenchWriters, JsonHoldsEverythingAndNullForUnknowns) {
   EXPECT_EQ(doc["settings"]["layout"], "row-major");
   EXPECT_EQ(doc["peak"]["gflops"], 4000.0);
   ASSERT_EQ(doc["implementations"].size(), 5u);
-  EXPECT_EQ(doc["implementations"][2]["precision"], "tf32");
+  EXPECT_EQ(doc["implementations"][2]["arithmetic"], "tf32");
+  EXPECT_EQ(doc["settings"]["precision"], "f32");
+  EXPECT_EQ(doc["settings"]["c_type"], "f32");
   EXPECT_EQ(doc["implementations"][4]["available"], false);
   EXPECT_EQ(doc["implementations"][4]["unavailable_reason"], "no CUDA device");
   ASSERT_EQ(doc["results"].size(), rep.results.size());
   const auto& r0 = doc["results"][0];
   EXPECT_EQ(r0["impl"], "clgemm");
+  EXPECT_EQ(r0["precision"], "f32");
   EXPECT_EQ(r0["status"], "ok");
   EXPECT_EQ(r0["m"], 1000);
   EXPECT_EQ(r0["times_s"].size(), 10u);
@@ -188,11 +191,53 @@ TEST(BenchWriters, CsvHasOneRowPerResultWithQuotedNotes) {
     return size_t(std::find(header.begin(), header.end(), name) - header.begin());
   };
   EXPECT_EQ(rows[1][col("impl")], "clgemm");
+  EXPECT_EQ(rows[1][col("precision")], "f32");
+  EXPECT_EQ(rows[3][col("arithmetic")], "tf32");
   EXPECT_EQ(std::stod(rows[1][col("gflops")]), 2.0);
   EXPECT_EQ(rows[4][col("status")], "WRONG");
   EXPECT_EQ(rows[4][col("note")], "relative error 0.5 exceeds 1e-05, \"badly\"");
   EXPECT_EQ(rows[5][col("gflops")], "");  // not available: empty, not zero
   EXPECT_EQ(rows[7][col("group")], "skinny m=16");
+}
+
+// At f64 the best peer is the fastest FP64 one; at f16 peers that sum in f16 (CLBlastHgemm,
+// cublasHgemm) are left out like TF32, and the run's precision is in every row of JSON and CSV.
+TEST(BenchReport, BestPeerComputesInTheRunsArithmetic) {
+  const Shape a{1000, 1000, 1000, "square", 1000};
+  Report f64;
+  f64.settings.types = parse_precision("f64");
+  f64.impls = {entry("clgemm", false, Precision::FP64), entry("clblast", true, Precision::FP64),
+               entry("openblas", true, Precision::FP64)};
+  f64.results = {timed(a, "clgemm", 1.0), timed(a, "clblast", 2.0), timed(a, "openblas", 4.0)};
+  finish_report(f64);
+  ASSERT_EQ(f64.comparisons.size(), 1u);
+  EXPECT_EQ(f64.comparisons[0].best_peer, "clblast");
+  EXPECT_DOUBLE_EQ(f64.comparisons[0].ratio, 2.0);
+
+  Report f16;
+  f16.settings.types = parse_precision("f16");
+  f16.impls = {entry("clgemm", false), entry("clblast", true, Precision::FP16), entry("cublas", true, Precision::FP16)};
+  f16.results = {timed(a, "clgemm", 1.0), timed(a, "clblast", 0.5), timed(a, "cublas", 0.1)};
+  finish_report(f16);
+  EXPECT_EQ(f16.comparisons[0].best_peer, "");
+  EXPECT_EQ(f16.comparisons[0].ratio, 0);
+  EXPECT_DOUBLE_EQ(f16.results[2].vs_clgemm, 10.0);  // still shown beside clgemm, by name
+
+  const nlohmann::json doc = nlohmann::json::parse(to_json(f16).dump());
+  EXPECT_EQ(doc["settings"]["precision"], "f16");
+  EXPECT_EQ(doc["settings"]["a_type"], "f16");
+  EXPECT_EQ(doc["settings"]["compute"], "fp32");
+  EXPECT_EQ(doc["implementations"][1]["arithmetic"], "fp16");
+  for (const auto& r : doc["results"]) EXPECT_EQ(r["precision"], "f16");
+  std::ostringstream os;
+  write_csv(f16, os);
+  std::istringstream in(os.str());
+  std::string line;
+  std::getline(in, line);
+  const auto header = split_csv_line(line);
+  const size_t col = size_t(std::find(header.begin(), header.end(), "precision") - header.begin());
+  ASSERT_LT(col, header.size());
+  while (std::getline(in, line)) EXPECT_EQ(split_csv_line(line)[col], "f16");
 }
 
 TEST(BenchWriters, CsvFieldQuotesOnlyWhenNeeded) {

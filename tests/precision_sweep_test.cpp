@@ -7,6 +7,8 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
+#include "bench/float16.hpp"
+#include "bench/host_matrix.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -19,72 +21,12 @@ namespace {
 
 // ---- host-side element types --------------------------------------------------------------
 
-uint16_t float_to_half(float f) {  // round to nearest even, as vstore_half_rte
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  const uint32_t abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u) return uint16_t(sign | 0x7e00u);
-  if (abs >= 0x477ff000u) return uint16_t(sign | 0x7c00u);  // rounds to infinity
-  if (abs < 0x38800000u) {  // a subnormal half (or zero)
-    const float scaled = std::fabs(f) * 16777216.0f;  // units of 2^-24, exact in float
-    return uint16_t(sign | uint32_t(std::nearbyint(scaled)));
-  }
-  const uint32_t rounded = abs + 0xfffu + ((abs >> 13) & 1u);
-  return uint16_t(sign | ((rounded - 0x38000000u) >> 13));
-}
-
-float half_to_float(uint16_t h) {
-  const uint32_t sign = uint32_t(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-  float f;
-  if (exp == 0) {
-    f = std::ldexp(float(man), -24);
-  } else if (exp == 31) {
-    f = man ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
-  } else {
-    const uint32_t bits = ((exp + 112) << 23) | (man << 13);
-    std::memcpy(&f, &bits, 4);
-  }
-  return sign ? -f : f;
-}
-
-uint16_t float_to_bf16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40u);
-  return uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-float bf16_to_float(uint16_t b) {
-  const uint32_t x = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
-
-// Matrices held as bytes of their element type.
-struct Typed {
-  DataType type;
-  std::vector<unsigned char> bytes;
-  Typed(DataType t, size_t count) : type(t), bytes(count * data_type_bytes(t)) {}
-  size_t size() const { return bytes.size() / data_type_bytes(type); }
-  double get(size_t i) const {
-    switch (type) {
-      case DataType::F64: { double d; std::memcpy(&d, &bytes[8 * i], 8); return d; }
-      case DataType::F32: { float f; std::memcpy(&f, &bytes[4 * i], 4); return f; }
-      case DataType::F16: { uint16_t h; std::memcpy(&h, &bytes[2 * i], 2); return half_to_float(h); }
-      default: { uint16_t b; std::memcpy(&b, &bytes[2 * i], 2); return bf16_to_float(b); }
-    }
-  }
-  void set(size_t i, double v) {
-    switch (type) {
-      case DataType::F64: std::memcpy(&bytes[8 * i], &v, 8); break;
-      case DataType::F32: { const float f = float(v); std::memcpy(&bytes[4 * i], &f, 4); break; }
-      case DataType::F16: { const uint16_t h = float_to_half(float(v)); std::memcpy(&bytes[2 * i], &h, 2); break; }
-      default: { const uint16_t b = float_to_bf16(float(v)); std::memcpy(&bytes[2 * i], &b, 2); break; }
-    }
-  }
-};
+// Matrices held in their element type, as the device buffers hold them.
+using Typed = bench::HostMatrix;
+using bench::bf16_to_float;
+using bench::float_to_bf16;
+using bench::float_to_half;
+using bench::half_to_float;
 
 // Unit roundoff of a type.
 double unit(DataType t) {
@@ -148,9 +90,9 @@ std::string run_case(const Combo& combo, const Case& cs, GemmPath path, std::mt1
   const auto element = [](const Typed& t, size_t off_, size_t ld, bool row_major, size_t r, size_t col) {
     return t.get(off_ + (row_major ? r * ld + col : col * ld + r));
   };
-  cl::Buffer da(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.bytes.size(), a.bytes.data());
-  cl::Buffer db(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.bytes.size(), b.bytes.data());
-  cl::Buffer dc(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.bytes.size(), c.bytes.data());
+  cl::Buffer da(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.byte_size(), a.data());
+  cl::Buffer db(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.byte_size(), b.data());
+  cl::Buffer dc(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.byte_size(), c.data());
   GemmCall call;
   call.layout = cs.layout, call.a_transpose = cs.ta, call.b_transpose = cs.tb;
   call.m = cs.m, call.n = cs.n, call.k = cs.k;
@@ -163,7 +105,7 @@ std::string run_case(const Combo& combo, const Case& cs, GemmPath path, std::mt1
   gemm(call, ctx.queue()(), &ev, options);
   clWaitForEvents(1, &ev);
   clReleaseEvent(ev);
-  ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.bytes.size(), c.bytes.data());
+  ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.byte_size(), c.data());
 
   const double u_compute = unit(combo.in == DataType::F64 ? DataType::F64 : DataType::F32), u_out = unit(combo.out);
   for (size_t i = 0; i < cs.m; ++i)
@@ -252,14 +194,14 @@ TEST(PrecisionCApi, DgemmHgemmAndGemmExComputeAndRefuseByStatus) {
     Typed a(in, m * k), b(in, k * n), c(out, m * n);
     for (size_t i = 0; i < a.size(); ++i) a.set(i, value(rng));
     for (size_t i = 0; i < b.size(); ++i) b.set(i, value(rng));
-    cl::Buffer da(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.bytes.size(), a.bytes.data());
-    cl::Buffer db(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.bytes.size(), b.bytes.data());
-    cl::Buffer dc(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.bytes.size(), c.bytes.data());
+    cl::Buffer da(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.byte_size(), a.data());
+    cl::Buffer db(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.byte_size(), b.data());
+    cl::Buffer dc(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.byte_size(), c.data());
     cl_event ev = nullptr;
     ASSERT_EQ(call(da(), db(), dc(), &ev), clgemmSuccess) << clgemmLastErrorMessage();
     clWaitForEvents(1, &ev);
     clReleaseEvent(ev);
-    ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.bytes.size(), c.bytes.data());
+    ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.byte_size(), c.data());
     const double tolerance = (k + 4) * unit(in == DataType::F64 ? DataType::F64 : DataType::F32) * k + 2 * unit(out) * k;
     for (size_t i = 0; i < m; ++i)
       for (size_t j = 0; j < n; ++j)

@@ -1,10 +1,12 @@
-// bench/cuda/cublas_plugin.cpp — libclgemm_cublas.so: cuBLAS SGEMM behind the plain C interface
-// of cublas_plugin.h. Built only when CMake finds the CUDA toolkit; linked to cuBLAS and the
-// static CUDA runtime, so on the GPU machine it needs libcublas(.Lt) and the driver, nothing more.
-// Host-only C++ (no device code), compiled by the ordinary C++ compiler.
+// bench/cuda/cublas_plugin.cpp — libclgemm_cublas.so: cuBLAS GEMMs (Sgemm, Dgemm, Hgemm and
+// GemmEx for bf16 and mixed types) behind the plain C interface of cublas_plugin.h. Built only
+// when CMake finds the CUDA toolkit; linked to cuBLAS and the static CUDA runtime, so on the GPU
+// machine it needs libcublas(.Lt) and the driver, nothing more. Host-only C++ (no device code),
+// compiled by the ordinary C++ compiler.
 #include "bench/cuda/cublas_plugin.h"
 
 #include <cublas_v2.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -20,12 +22,16 @@ struct clgemm_cublas_session {
   cudaEvent_t start = nullptr, stop = nullptr;
   std::string device_name, version;
   // The prepared problem, in cuBLAS's column-major terms (see clgemm_cublas_prepare).
-  float *a = nullptr, *b = nullptr, *c = nullptr, *c0 = nullptr;
+  int ab_type = CLGEMM_CUBLAS_F32, c_type = CLGEMM_CUBLAS_F32;
+  void *a = nullptr, *b = nullptr, *c = nullptr, *c0 = nullptr;
   size_t c_count = 0;
   cublasOperation_t op_first = CUBLAS_OP_N, op_second = CUBLAS_OP_N;
   int rows = 0, cols = 0, inner = 0, ld_first = 0, ld_second = 0, ldc = 0;
-  const float *first = nullptr, *second = nullptr;
-  float alpha = 1, beta = 0;
+  const void *first = nullptr, *second = nullptr;
+  // alpha and beta in each scalar type a call may take.
+  double alpha64 = 1, beta64 = 0;
+  float alpha32 = 1, beta32 = 0;
+  __half alpha16{}, beta16{};
 };
 
 namespace {
@@ -46,20 +52,75 @@ bool cublas_ok(cublasStatus_t st, const char* what, char* err, size_t size) {
   return false;
 }
 
+size_t element_bytes(int type) { return type == CLGEMM_CUBLAS_F64 ? 8 : type == CLGEMM_CUBLAS_F32 ? 4 : 2; }
+
+cudaDataType_t cuda_type(int type) {
+  switch (type) {
+    case CLGEMM_CUBLAS_F64: return CUDA_R_64F;
+    case CLGEMM_CUBLAS_F16: return CUDA_R_16F;
+    case CLGEMM_CUBLAS_BF16: return CUDA_R_16BF;
+    default: return CUDA_R_32F;
+  }
+}
+
+const char* type_name(int type) {
+  switch (type) {
+    case CLGEMM_CUBLAS_F32: return "f32";
+    case CLGEMM_CUBLAS_F64: return "f64";
+    case CLGEMM_CUBLAS_F16: return "f16";
+    case CLGEMM_CUBLAS_BF16: return "bf16";
+    default: return "an unknown type";
+  }
+}
+
+// The combinations the plugin runs (cublas_plugin.h lists the call for each).
+bool supported_types(int ab, int c) {
+  if (ab == c) return ab == CLGEMM_CUBLAS_F32 || ab == CLGEMM_CUBLAS_F64 || ab == CLGEMM_CUBLAS_F16 ||
+                      ab == CLGEMM_CUBLAS_BF16;
+  return c == CLGEMM_CUBLAS_F32 && (ab == CLGEMM_CUBLAS_F16 || ab == CLGEMM_CUBLAS_BF16);
+}
+
 void free_problem(clgemm_cublas_session* s) {
-  for (float** p : {&s->a, &s->b, &s->c, &s->c0}) {
+  for (void** p : {&s->a, &s->b, &s->c, &s->c0}) {
     if (*p) cudaFree(*p);
     *p = nullptr;
   }
   s->c_count = 0;
 }
 
-bool upload(float** dst, const float* src, size_t count, cudaStream_t stream, char* err, size_t size) {
-  const size_t bytes = (count ? count : 1) * sizeof(float);
-  if (!cuda_ok(cudaMalloc(reinterpret_cast<void**>(dst), bytes), "cudaMalloc", err, size)) return false;
+bool upload(void** dst, const void* src, size_t count, size_t element, cudaStream_t stream, char* err, size_t size) {
+  const size_t bytes = (count ? count : 1) * element;
+  if (!cuda_ok(cudaMalloc(dst, bytes), "cudaMalloc", err, size)) return false;
   if (count && !cuda_ok(cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpy", err, size))
     return false;
   return true;
+}
+
+// Enqueues the prepared GEMM on the session's stream; `name` is set to the call made.
+cublasStatus_t enqueue_gemm(clgemm_cublas_session* s, const char** name) {
+  if (s->ab_type == CLGEMM_CUBLAS_F32 && s->c_type == CLGEMM_CUBLAS_F32) {
+    *name = "cublasSgemm";
+    return cublasSgemm(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha32,
+                       static_cast<const float*>(s->first), s->ld_first, static_cast<const float*>(s->second),
+                       s->ld_second, &s->beta32, static_cast<float*>(s->c), s->ldc);
+  }
+  if (s->ab_type == CLGEMM_CUBLAS_F64) {
+    *name = "cublasDgemm";
+    return cublasDgemm(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha64,
+                       static_cast<const double*>(s->first), s->ld_first, static_cast<const double*>(s->second),
+                       s->ld_second, &s->beta64, static_cast<double*>(s->c), s->ldc);
+  }
+  if (s->ab_type == CLGEMM_CUBLAS_F16 && s->c_type == CLGEMM_CUBLAS_F16) {
+    *name = "cublasHgemm";
+    return cublasHgemm(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha16,
+                       static_cast<const __half*>(s->first), s->ld_first, static_cast<const __half*>(s->second),
+                       s->ld_second, &s->beta16, static_cast<__half*>(s->c), s->ldc);
+  }
+  // 16-bit A and B, C of their type or f32, computed in float32 (alpha and beta are floats then).
+  *name = "cublasGemmEx";
+  return cublasGemmEx(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha32, s->first,
+                      cuda_type(s->ab_type), s->ld_first, s->second, cuda_type(s->ab_type), s->ld_second, &s->beta32,
+                      s->c, cuda_type(s->c_type), s->ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
 }  // namespace
@@ -118,25 +179,39 @@ clgemm_cublas_session* clgemm_cublas_open(int tf32, char* err, size_t err_size) 
 const char* clgemm_cublas_device_name(const clgemm_cublas_session* s) { return s->device_name.c_str(); }
 const char* clgemm_cublas_version(const clgemm_cublas_session* s) { return s->version.c_str(); }
 
-int clgemm_cublas_prepare(clgemm_cublas_session* s, int col_major, int trans_a, int trans_b, size_t m, size_t n,
-                          size_t k, float alpha, const float* a, size_t a_count, size_t lda, const float* b,
-                          size_t b_count, size_t ldb, float beta, const float* c0, size_t c_count, size_t ldc,
-                          char* err, size_t err_size) {
+int clgemm_cublas_prepare(clgemm_cublas_session* s, int ab_type, int c_type, int col_major, int trans_a, int trans_b,
+                          size_t m, size_t n, size_t k, double alpha, const void* a, size_t a_count, size_t lda,
+                          const void* b, size_t b_count, size_t ldb, double beta, const void* c0, size_t c_count,
+                          size_t ldc, char* err, size_t err_size) {
   free_problem(s);
+  if (!supported_types(ab_type, c_type)) {
+    say(err, err_size, std::string("no cuBLAS GEMM here for ") + type_name(ab_type) + " A and B with " +
+                           type_name(c_type) + " C");
+    return 1;
+  }
+  if (s->tf32 && ab_type != CLGEMM_CUBLAS_F32) {
+    say(err, err_size, "a TF32 session computes float32 operands only");
+    return 1;
+  }
   if (m > size_t(1) << 30 || n > size_t(1) << 30 || k > size_t(1) << 30 || lda > size_t(1) << 30 ||
       ldb > size_t(1) << 30 || ldc > size_t(1) << 30) {
     say(err, err_size, "sizes beyond cuBLAS's 32-bit arguments");
     return 1;
   }
-  if (!upload(&s->a, a, a_count, s->stream, err, err_size) || !upload(&s->b, b, b_count, s->stream, err, err_size) ||
-      !upload(&s->c0, c0, c_count, s->stream, err, err_size) ||
-      !upload(&s->c, c0, c_count, s->stream, err, err_size) ||
+  const size_t in = element_bytes(ab_type), out = element_bytes(c_type);
+  if (!upload(&s->a, a, a_count, in, s->stream, err, err_size) ||
+      !upload(&s->b, b, b_count, in, s->stream, err, err_size) ||
+      !upload(&s->c0, c0, c_count, out, s->stream, err, err_size) ||
+      !upload(&s->c, c0, c_count, out, s->stream, err, err_size) ||
       !cuda_ok(cudaStreamSynchronize(s->stream), "upload", err, err_size)) {
     free_problem(s);
     return 1;
   }
+  s->ab_type = ab_type, s->c_type = c_type;
   s->c_count = c_count;
-  s->alpha = alpha, s->beta = beta;
+  s->alpha64 = alpha, s->beta64 = beta;
+  s->alpha32 = float(alpha), s->beta32 = float(beta);
+  s->alpha16 = __float2half(float(alpha)), s->beta16 = __float2half(float(beta));
   s->ldc = int(ldc);
   const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
   if (col_major) {
@@ -157,7 +232,8 @@ int clgemm_cublas_prepare(clgemm_cublas_session* s, int col_major, int trans_a, 
 
 int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size) {
   if (s->c_count &&
-      !cuda_ok(cudaMemcpyAsync(s->c, s->c0, s->c_count * sizeof(float), cudaMemcpyDeviceToDevice, s->stream),
+      !cuda_ok(cudaMemcpyAsync(s->c, s->c0, s->c_count * element_bytes(s->c_type), cudaMemcpyDeviceToDevice,
+                               s->stream),
                "reset C", err, err_size))
     return 1;
   return cuda_ok(cudaStreamSynchronize(s->stream), "reset C", err, err_size) ? 0 : 1;
@@ -165,9 +241,9 @@ int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size) 
 
 int clgemm_cublas_run(clgemm_cublas_session* s, double* seconds, char* err, size_t err_size) {
   if (!cuda_ok(cudaEventRecord(s->start, s->stream), "cudaEventRecord", err, err_size)) return 1;
-  const cublasStatus_t st = cublasSgemm(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha,
-                                        s->first, s->ld_first, s->second, s->ld_second, &s->beta, s->c, s->ldc);
-  if (!cublas_ok(st, "cublasSgemm", err, err_size)) return 1;
+  const char* name = "";
+  const cublasStatus_t st = enqueue_gemm(s, &name);
+  if (!cublas_ok(st, name, err, err_size)) return 1;
   float ms = 0;
   if (!cuda_ok(cudaEventRecord(s->stop, s->stream), "cudaEventRecord", err, err_size) ||
       !cuda_ok(cudaEventSynchronize(s->stop), "cudaEventSynchronize", err, err_size) ||
@@ -177,9 +253,10 @@ int clgemm_cublas_run(clgemm_cublas_session* s, double* seconds, char* err, size
   return 0;
 }
 
-int clgemm_cublas_read_c(clgemm_cublas_session* s, float* c, char* err, size_t err_size) {
+int clgemm_cublas_read_c(clgemm_cublas_session* s, void* c, char* err, size_t err_size) {
   if (!s->c_count) return 0;
-  return cuda_ok(cudaMemcpy(c, s->c, s->c_count * sizeof(float), cudaMemcpyDeviceToHost), "read C", err, err_size)
+  return cuda_ok(cudaMemcpy(c, s->c, s->c_count * element_bytes(s->c_type), cudaMemcpyDeviceToHost), "read C", err,
+                 err_size)
              ? 0
              : 1;
 }

@@ -1,5 +1,5 @@
 /* bench/cuda/cublas_plugin.h — the C interface of libclgemm_cublas.so, the optional plugin that
- * runs cuBLAS SGEMM for `clgemm bench`. The bench dlopen()s it, so clgemm's own binaries never
+ * runs cuBLAS GEMMs for `clgemm bench`. The bench dlopen()s it, so clgemm's own binaries never
  * need a CUDA library to start; without the plugin, CUDA or a CUDA device, cuBLAS is simply
  * "not available" with the reason.
  *
@@ -15,7 +15,13 @@ extern "C" {
 #endif
 
 /* Bumped whenever a signature below changes; the loader refuses a plugin with another value. */
-#define CLGEMM_CUBLAS_PLUGIN_ABI 1
+#define CLGEMM_CUBLAS_PLUGIN_ABI 2
+
+/* Element types of the matrices: the values of clgemm::DataType. */
+#define CLGEMM_CUBLAS_F32 0
+#define CLGEMM_CUBLAS_F64 1
+#define CLGEMM_CUBLAS_F16 2
+#define CLGEMM_CUBLAS_BF16 3
 
 typedef struct clgemm_cublas_session clgemm_cublas_session;
 
@@ -30,13 +36,21 @@ clgemm_cublas_session* clgemm_cublas_open(int tf32, char* err, size_t err_size);
 const char* clgemm_cublas_device_name(const clgemm_cublas_session* s);
 const char* clgemm_cublas_version(const clgemm_cublas_session* s);
 
-/* Uploads one problem: C = alpha·op(A)·op(B) + beta·C with dense operands of a_count, b_count and
- * c_count floats, stored column-major (col_major = 1) or row-major (0), as BLAS describes them.
- * C starts as C0. Frees the previous problem's memory first. */
-int clgemm_cublas_prepare(clgemm_cublas_session* s, int col_major, int trans_a, int trans_b, size_t m, size_t n,
-                          size_t k, float alpha, const float* a, size_t a_count, size_t lda, const float* b,
-                          size_t b_count, size_t ldb, float beta, const float* c0, size_t c_count, size_t ldc,
-                          char* err, size_t err_size);
+/* Uploads one problem: C = alpha·op(A)·op(B) + beta·C with dense operands of a_count and b_count
+ * elements of type ab_type and c_count of type c_type (CLGEMM_CUBLAS_*), stored column-major
+ * (col_major = 1) or row-major (0), as BLAS describes them. C starts as C0. Frees the previous
+ * problem's memory first. The types choose the call that run() makes:
+ *   f32, f32    cublasSgemm (the session's math: FP32, or TF32 for a tf32 session)
+ *   f64, f64    cublasDgemm
+ *   f16, f16    cublasHgemm (CUBLAS_COMPUTE_16F: f16 products and sums)
+ *   bf16, bf16; f16, f32; bf16, f32
+ *               cublasGemmEx with CUDA_R_16F or CUDA_R_16BF A and B, C of its type, CUBLAS_COMPUTE_32F
+ * Other combinations, and any but f32 in a tf32 session, are refused. alpha and beta are used in
+ * the call's scalar type (double, float, or half for cublasHgemm). */
+int clgemm_cublas_prepare(clgemm_cublas_session* s, int ab_type, int c_type, int col_major, int trans_a, int trans_b,
+                          size_t m, size_t n, size_t k, double alpha, const void* a, size_t a_count, size_t lda,
+                          const void* b, size_t b_count, size_t ldb, double beta, const void* c0, size_t c_count,
+                          size_t ldc, char* err, size_t err_size);
 
 /* C = C0 on the device; returns when done. */
 int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size);
@@ -44,8 +58,8 @@ int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size);
 /* One GEMM, timed with CUDA events recorded around it on the session's stream. */
 int clgemm_cublas_run(clgemm_cublas_session* s, double* seconds, char* err, size_t err_size);
 
-/* Copies C (c_count floats) to the host. */
-int clgemm_cublas_read_c(clgemm_cublas_session* s, float* c, char* err, size_t err_size);
+/* Copies C (c_count elements of c_type) to the host. */
+int clgemm_cublas_read_c(clgemm_cublas_session* s, void* c, char* err, size_t err_size);
 
 /* Frees the problem's device memory (the session stays open). */
 void clgemm_cublas_release(clgemm_cublas_session* s);

@@ -7,31 +7,32 @@ namespace clgemm::bench {
 
 namespace {
 
-cl::Buffer upload_floats(const Context& ctx, const std::vector<float>& host) {
-  cl::Buffer b = ctx.buffer(std::max<size_t>(host.size(), 1) * sizeof(float));
-  if (!host.empty()) ctx.queue().enqueueWriteBuffer(b, CL_TRUE, 0, host.size() * sizeof(float), host.data());
+cl::Buffer upload_matrix(const Context& ctx, const HostMatrix& host) {
+  cl::Buffer b = ctx.buffer(std::max<size_t>(host.byte_size(), 1));
+  if (host.size()) ctx.queue().enqueueWriteBuffer(b, CL_TRUE, 0, host.byte_size(), host.data());
   return b;
 }
 
 }  // namespace
 
 void ClOperands::upload(const Problem& p) {
-  a_ = upload_floats(ctx_, p.a);
-  b_ = upload_floats(ctx_, p.b);
-  c0_ = upload_floats(ctx_, p.c0);
-  c_ = ctx_.buffer(std::max<size_t>(p.c0.size(), 1) * sizeof(float));
+  a_ = upload_matrix(ctx_, p.a);
+  b_ = upload_matrix(ctx_, p.b);
+  c0_ = upload_matrix(ctx_, p.c0);
+  c_ = ctx_.buffer(std::max<size_t>(p.c0.byte_size(), 1));
+  c_type_ = p.c0.type();
   c_count_ = p.c0.size();
   reset_c();
 }
 
 void ClOperands::reset_c() {
-  if (c_count_) ctx_.queue().enqueueCopyBuffer(c0_, c_, 0, 0, c_count_ * sizeof(float));
+  if (c_count_) ctx_.queue().enqueueCopyBuffer(c0_, c_, 0, 0, c_count_ * data_type_bytes(c_type_));
   ctx_.queue().finish();
 }
 
-std::vector<float> ClOperands::read_c() {
-  std::vector<float> out(c_count_);
-  if (c_count_) ctx_.queue().enqueueReadBuffer(c_, CL_TRUE, 0, c_count_ * sizeof(float), out.data());
+HostMatrix ClOperands::read_c() {
+  HostMatrix out(c_type_, c_count_);
+  if (c_count_) ctx_.queue().enqueueReadBuffer(c_, CL_TRUE, 0, out.byte_size(), out.data());
   return out;
 }
 

@@ -1,5 +1,5 @@
 // bench/impls/cl_operands.hpp — a problem's A, B, C and a pristine copy of C0 in OpenCL buffers,
-// shared by the implementations that compute on the OpenCL device.
+// each in its element type, shared by the implementations that compute on the OpenCL device.
 #pragma once
 
 #include <clgemm/context.hpp>
@@ -17,7 +17,7 @@ class ClOperands {
   void upload(const Problem& p);
   // C = C0 on the device, then waits for the queue.
   void reset_c();
-  std::vector<float> read_c();
+  HostMatrix read_c();  // in C's type
   void clear();
 
   const cl::Buffer& a() const { return a_; }
@@ -27,6 +27,7 @@ class ClOperands {
  private:
   const Context& ctx_;
   cl::Buffer a_, b_, c_, c0_;
+  DataType c_type_ = DataType::F32;
   size_t c_count_ = 0;
 };
 

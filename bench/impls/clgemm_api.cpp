@@ -1,8 +1,10 @@
 // bench/impls/clgemm_api.cpp — clgemm itself, through its public BLAS-style API, exactly as a
 // user calls it. Timed by OpenCL events: from the start of the first command the call enqueued
 // (GemmOptions::events lists them all: packing, if any, then the GEMM) to the end of the last,
-// so the gaps between them count too. "clgemm" is the default float32 arithmetic; "clgemm-3xtf32"
-// and "clgemm-tf32" ask for GemmOptions::math Tf32x3 and Tf32 (the tensor path).
+// so the gaps between them count too. "clgemm" is the default arithmetic of the run's types
+// (GemmCall::a_type, b_type, c_type; ComputeType::Auto: float64 for f64, float32 otherwise);
+// "clgemm-3xtf32" and "clgemm-tf32" ask for GemmOptions::math Tf32x3 and Tf32 (the tensor path),
+// which take float32 operands only.
 #include "bench/impls/factories.hpp"
 
 #include "bench/impls/cl_operands.hpp"
@@ -13,14 +15,15 @@ namespace {
 
 class ClgemmApi final : public Implementation {
  public:
-  ClgemmApi(const Context& ctx, GemmOptions::Toggle edges, Math math)
-      : ctx_(ctx), ops_(ctx), edges_(edges), math_(math) {
+  ClgemmApi(const Context& ctx, GemmOptions::Toggle edges, Math math, GemmTypes types)
+      : ctx_(ctx), ops_(ctx), edges_(edges), math_(math), types_(types) {
     info_.name = math == Math::Tf32x3 ? "clgemm-3xtf32" : math == Math::Tf32 ? "clgemm-tf32" : "clgemm";
     info_.description = "clgemm::gemm, public API (the planner's choice of kernel)";
+    if (!types.is_f32()) info_.description += ", " + types.describe();
     if (math == Math::Tf32x3) info_.description += ", math 3xTF32 (tensor cores, float32 accuracy)";
     if (math == Math::Tf32) info_.description += ", math TF32 (tensor cores)";
     // 3xTF32 is checked against float32's tolerance: it claims float32's accuracy.
-    info_.precision = math == Math::Tf32 ? Precision::TF32 : Precision::FP32;
+    info_.precision = math == Math::Tf32 ? Precision::TF32 : compute_arithmetic(types);
     if (edges == GemmOptions::Toggle::On) info_.description += "; ragged edges always run apart (--edges split)";
     if (edges == GemmOptions::Toggle::Off) info_.description += "; ragged edges never run apart (--edges whole)";
     info_.hardware = Hardware::OpenCLDevice;
@@ -31,6 +34,13 @@ class ClgemmApi final : public Implementation {
     if (math_ != Math::Fp32 && !tensor_path_available(ctx_.info()))
       return "no tensor path on this device (an NVIDIA GPU, sm_80 or newer): it would run as clgemm";
     return "";
+  }
+  std::string unsupported(const Problem& p) const override {
+    if (math_ != Math::Fp32 && !p.settings.types.is_f32())
+      return "TF32 and 3xTF32 math take float32 operands only (--precision f32)";
+    if (p.settings.types.in == DataType::F64 && !ctx_.info().fp64)
+      return "float64 needs cl_khr_fp64, which " + ctx_.info().name + " does not offer";
+    return types_mismatch(types_, p);
   }
 
   void prepare(const Problem& p) override {
@@ -44,6 +54,8 @@ class ClgemmApi final : public Implementation {
     call_.a = {ops_.a()(), 0, p.lda};
     call_.b = {ops_.b()(), 0, p.ldb};
     call_.c = {ops_.c()(), 0, p.ldc};
+    call_.a_type = call_.b_type = p.settings.types.in;
+    call_.c_type = p.settings.types.out;
   }
   void reset_c() override { ops_.reset_c(); }
   double run() override {
@@ -56,7 +68,7 @@ class ClgemmApi final : public Implementation {
     ctx_.queue().finish();
     return elapsed_seconds(events);
   }
-  std::vector<float> result() override { return ops_.read_c(); }
+  HostMatrix result() override { return ops_.read_c(); }
   void release() override { ops_.clear(); }
 
  private:
@@ -64,14 +76,16 @@ class ClgemmApi final : public Implementation {
   ClOperands ops_;
   GemmOptions::Toggle edges_;
   Math math_;
+  GemmTypes types_;
   ImplInfo info_;
   GemmCall call_;
 };
 
 }  // namespace
 
-std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math) {
-  return std::make_unique<ClgemmApi>(ctx, edges, math);
+std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math,
+                                                GemmTypes types) {
+  return std::make_unique<ClgemmApi>(ctx, edges, math, types);
 }
 
 }  // namespace clgemm::bench

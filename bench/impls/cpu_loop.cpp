@@ -25,6 +25,7 @@ class CpuLoop final : public Implementation {
   const ImplInfo& info() const override { return info_; }
 
   std::string unsupported(const Problem& p) const override {
+    if (!p.settings.types.is_f32()) return "the triple loop computes float32 only (--precision f32)";
     if (!p.settings.is_plain()) return "the triple loop computes C = A*B only (row-major, no transposes, alpha 1, beta 0)";
     const double one = predict_triple_loop_seconds(p.gemm_shape());
     if (one * runs_ > limit_s_) {
@@ -36,15 +37,15 @@ class CpuLoop final : public Implementation {
   }
   void prepare(const Problem& p) override {
     p_ = &p;
-    c_ = p.c0;
+    c_ = p.c0.f32();
   }
-  void reset_c() override { c_ = p_->c0; }
+  void reset_c() override { c_ = p_->c0.f32(); }
   double run() override {
     const auto t0 = std::chrono::steady_clock::now();
-    cpu::gemm_triple_loop(p_->gemm_shape(), p_->a.data(), p_->b.data(), c_.data());
+    cpu::gemm_triple_loop(p_->gemm_shape(), p_->a.f32().data(), p_->b.f32().data(), c_.data());
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  std::vector<float> result() override { return c_; }
+  HostMatrix result() override { return HostMatrix(c_); }
   void release() override {
     c_ = {};
     p_ = nullptr;

@@ -1,8 +1,9 @@
-// bench/impls/cublas.cpp — cuBLAS SGEMM through the plugin, in two flavours: "cublas" (FP32 math,
-// a peer) and "cublas-tf32" (TF32 tensor cores: operands rounded to 11 significant bits, so it is
-// checked against the looser TF32 tolerance and never counted as a peer of an FP32 GEMM). Timed
-// with CUDA events around the one cublasSgemm call. It runs on the CUDA device, not through
-// OpenCL, on its own copy of the same host inputs.
+// bench/impls/cublas.cpp — cuBLAS through the plugin, in two flavours: "cublas" (the run's types:
+// cublasSgemm in FP32 math, cublasDgemm, cublasHgemm, or cublasGemmEx computing 16-bit operands
+// in float32; a peer) and "cublas-tf32" (float32 operands on TF32 tensor cores: rounded to 11
+// significant bits, so it is checked against the looser TF32 tolerance and never counted as a
+// peer of an FP32 GEMM). Timed with CUDA events around the one call. It runs on the CUDA device,
+// not through OpenCL, on its own copy of the same host inputs.
 #include "bench/impls/factories.hpp"
 
 #include "bench/cublas_loader.hpp"
@@ -13,16 +14,45 @@ namespace clgemm::bench {
 
 namespace {
 
+// The plugin's type code for a DataType (cublas_plugin.h: the same values).
+int plugin_type(DataType t) {
+  switch (t) {
+    case DataType::F64: return CLGEMM_CUBLAS_F64;
+    case DataType::F16: return CLGEMM_CUBLAS_F16;
+    case DataType::BF16: return CLGEMM_CUBLAS_BF16;
+    case DataType::F32: break;
+  }
+  return CLGEMM_CUBLAS_F32;
+}
+
+// The call the plugin makes for these types and its arithmetic, as cublas_plugin.h lists them.
+// (A TF32 session makes the float32 call whatever the run's types; at others it is "n/a".)
+std::string entry_point(const GemmTypes& t, bool tf32) {
+  if (tf32) return "cublasSgemm, TF32 tensor cores";
+  if (t.is_f32()) return "cublasSgemm, FP32";
+  if (t.in == DataType::F64) return "cublasDgemm, FP64";
+  if (t.in == DataType::F16 && t.out == DataType::F16) return "cublasHgemm, computed in f16";
+  return "cublasGemmEx, " + t.describe() + ", CUBLAS_COMPUTE_32F";
+}
+
+Precision arithmetic(const GemmTypes& t, bool tf32) {
+  if (tf32) return Precision::TF32;
+  if (t.is_f32()) return Precision::FP32;
+  if (t.in == DataType::F64) return Precision::FP64;
+  if (t.in == DataType::F16 && t.out == DataType::F16) return Precision::FP16;
+  return Precision::FP32;
+}
+
 class Cublas final : public Implementation {
  public:
-  explicit Cublas(bool tf32) {
+  Cublas(bool tf32, GemmTypes types) : tf32_(tf32), types_(types) {
     info_.name = tf32 ? "cublas-tf32" : "cublas";
     info_.peer = !tf32;
-    info_.precision = tf32 ? Precision::TF32 : Precision::FP32;
+    info_.precision = arithmetic(types, tf32);
     info_.hardware = Hardware::CudaDevice;
     info_.timing = Timing::CudaEvents;
     info_.description = tf32 ? "cuBLAS cublasSgemm, TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH)"
-                             : "cuBLAS cublasSgemm, FP32 (CUBLAS_DEFAULT_MATH)";
+                             : "cuBLAS " + entry_point(types, false) + (types.is_f32() ? " (CUBLAS_DEFAULT_MATH)" : "");
     plugin_ = find_cublas_plugin(reason_);
     if (!plugin_) return;
     char err[512] = "";
@@ -32,23 +62,29 @@ class Cublas final : public Implementation {
       return;
     }
     info_.hardware_name = plugin_->device_name(session_);
-    info_.description = std::string(tf32 ? "cuBLAS cublasSgemm, TF32 tensor cores" : "cuBLAS cublasSgemm, FP32") +
-                        " (" + plugin_->version(session_) + ") on " + info_.hardware_name;
+    info_.description = "cuBLAS " + entry_point(types, tf32) + " (" + plugin_->version(session_) + ") on " +
+                        info_.hardware_name;
   }
   ~Cublas() override {
     if (session_) plugin_->close(session_);
   }
   const ImplInfo& info() const override { return info_; }
   std::string unavailable() const override { return session_ ? "" : reason_; }
+  std::string unsupported(const Problem& p) const override {
+    if (tf32_ && !p.settings.types.is_f32())
+      return "TF32 tensor-core math takes float32 operands only (--precision f32)";
+    return types_mismatch(types_, p);
+  }
 
   void prepare(const Problem& p) override {
     const auto& s = p.settings;
+    c_type_ = p.c0.type();
     c_count_ = p.c0.size();
     char err[512] = "";
-    if (plugin_->prepare(session_, s.layout == Layout::ColMajor, s.a_transpose == Transpose::Yes,
-                         s.b_transpose == Transpose::Yes, p.shape.m, p.shape.n, p.shape.k, s.alpha, p.a.data(),
-                         p.a.size(), p.lda, p.b.data(), p.b.size(), p.ldb, s.beta, p.c0.data(), p.c0.size(), p.ldc,
-                         err, sizeof err))
+    if (plugin_->prepare(session_, plugin_type(p.a.type()), plugin_type(c_type_), s.layout == Layout::ColMajor,
+                         s.a_transpose == Transpose::Yes, s.b_transpose == Transpose::Yes, p.shape.m, p.shape.n,
+                         p.shape.k, double(s.alpha), p.a.data(), p.a.size(), p.lda, p.b.data(), p.b.size(), p.ldb,
+                         double(s.beta), p.c0.data(), p.c0.size(), p.ldc, err, sizeof err))
       fail(err);
   }
   void reset_c() override {
@@ -61,8 +97,8 @@ class Cublas final : public Implementation {
     if (plugin_->run(session_, &seconds, err, sizeof err)) fail(err);
     return seconds;
   }
-  std::vector<float> result() override {
-    std::vector<float> c(c_count_);
+  HostMatrix result() override {
+    HostMatrix c(c_type_, c_count_);
     char err[512] = "";
     if (plugin_->read_c(session_, c.data(), err, sizeof err)) fail(err);
     return c;
@@ -72,15 +108,20 @@ class Cublas final : public Implementation {
  private:
   [[noreturn]] static void fail(const char* err) { throw std::runtime_error(std::string("cuBLAS: ") + err); }
 
+  bool tf32_;
+  GemmTypes types_;
   ImplInfo info_;
   std::shared_ptr<const CublasPlugin> plugin_;
   clgemm_cublas_session* session_ = nullptr;
   std::string reason_;
+  DataType c_type_ = DataType::F32;
   size_t c_count_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<Implementation> make_cublas(bool tf32) { return std::make_unique<Cublas>(tf32); }
+std::unique_ptr<Implementation> make_cublas(bool tf32, GemmTypes types) {
+  return std::make_unique<Cublas>(tf32, types);
+}
 
 }  // namespace clgemm::bench

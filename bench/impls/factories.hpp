@@ -1,23 +1,35 @@
-// bench/impls/factories.hpp — constructors of the implementations, one source file each.
+// bench/impls/factories.hpp — constructors of the implementations, one source file each. Those
+// that compute more than float32 take the run's element types (--precision): their entry point,
+// description and arithmetic follow from them, and a problem of other types is "n/a".
 #pragma once
 
 #include <clgemm/context.hpp>
 #include <clgemm/gemm.hpp>
 #include <clgemm/ladder.hpp>
 
+#include "bench/gemm_types.hpp"
 #include "bench/impl.hpp"
 
 #include <memory>
 
 namespace clgemm::bench {
 
-std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math);
+std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math,
+                                                GemmTypes types = {});
+// Ladder rungs and the triple loop compute float32 only.
 std::unique_ptr<Implementation> make_ladder_rung(const Context& ctx, const RungInfo& rung);
-std::unique_ptr<Implementation> make_clblast(const Context& ctx);
-std::unique_ptr<Implementation> make_openblas();
+// CLBlastSgemm, CLBlastDgemm or CLBlastHgemm; no CLBlast GEMM takes bf16 or mixed types.
+std::unique_ptr<Implementation> make_clblast(const Context& ctx, GemmTypes types = {});
+// cblas_sgemm or cblas_dgemm.
+std::unique_ptr<Implementation> make_openblas(GemmTypes types = {});
 // The triple loop runs only where `runs` calls are predicted to take at most `limit_s` seconds.
 std::unique_ptr<Implementation> make_cpu_loop(double limit_s, int runs);
-// cuBLAS through the plugin (see cublas_loader.hpp); `tf32` selects TF32 tensor-core math.
-std::unique_ptr<Implementation> make_cublas(bool tf32);
+// cuBLAS through the plugin (see cublas_loader.hpp); `tf32` selects TF32 tensor-core math, for
+// float32 only.
+std::unique_ptr<Implementation> make_cublas(bool tf32, GemmTypes types = {});
+
+// The reason an implementation built for `built` cannot run a problem of other types (the
+// runner's problems always carry the run's types; this guards a mismatched caller), or "".
+std::string types_mismatch(const GemmTypes& built, const Problem& p);
 
 }  // namespace clgemm::bench

@@ -22,6 +22,7 @@ class LadderRung final : public Implementation {
   const ImplInfo& info() const override { return info_; }
 
   std::string unsupported(const Problem& p) const override {
+    if (!p.settings.types.is_f32()) return "ladder rungs compute float32 only (--precision f32)";
     if (!p.settings.is_plain()) return "ladder rungs compute C = A*B only (row-major, no transposes, alpha 1, beta 0)";
     return "";
   }
@@ -35,7 +36,7 @@ class LadderRung final : public Implementation {
     cl::Event::waitForEvents(events);
     return elapsed_seconds(events);
   }
-  std::vector<float> result() override { return ops_.read_c(); }
+  HostMatrix result() override { return ops_.read_c(); }
   void release() override {
     run_.reset();
     ops_.clear();

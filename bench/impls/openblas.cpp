@@ -1,5 +1,7 @@
-// bench/impls/openblas.cpp — OpenBLAS cblas_sgemm on the host CPU with all its threads: the CPU
-// library a user would otherwise call. Synchronous, so the host clock around the call is its time.
+// bench/impls/openblas.cpp — OpenBLAS on the host CPU with all its threads: the CPU library a user
+// would otherwise call, cblas_sgemm for float32 and cblas_dgemm for float64 (OpenBLAS has no GEMM
+// of the 16-bit types as clgemm stores them). Synchronous, so the host clock around the call is
+// its time.
 #include "bench/impls/factories.hpp"
 
 #include <cblas.h>
@@ -12,16 +14,24 @@ namespace {
 
 class OpenBlas final : public Implementation {
  public:
-  OpenBlas() {
+  explicit OpenBlas(GemmTypes types) : types_(types) {
+    const bool f64 = types.in == DataType::F64;
     info_.name = "openblas";
-    info_.description = "OpenBLAS cblas_sgemm on the host CPU, " + std::to_string(openblas_get_num_threads()) +
-                        " threads";
+    info_.description = std::string("OpenBLAS ") + (f64 ? "cblas_dgemm" : "cblas_sgemm") + " on the host CPU, " +
+                        std::to_string(openblas_get_num_threads()) + " threads";
     info_.peer = true;
+    info_.precision = f64 ? Precision::FP64 : Precision::FP32;
     info_.hardware = Hardware::HostCPU;
     info_.timing = Timing::HostClock;
   }
   const ImplInfo& info() const override { return info_; }
 
+  std::string unsupported(const Problem& p) const override {
+    const GemmTypes& t = p.settings.types;
+    if (!t.is_f32() && !(t.in == DataType::F64 && t.out == DataType::F64))
+      return "OpenBLAS has sgemm and dgemm only, no GEMM of " + t.describe() + " (--precision " + t.name() + ")";
+    return types_mismatch(types_, p);
+  }
   void prepare(const Problem& p) override {
     p_ = &p;
     c_ = p.c0;
@@ -29,28 +39,34 @@ class OpenBlas final : public Implementation {
   void reset_c() override { c_ = p_->c0; }
   double run() override {
     const auto& s = p_->settings;
+    const auto layout = s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor;
+    const auto ta = s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans;
+    const auto tb = s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans;
+    const int m = int(p_->shape.m), n = int(p_->shape.n), k = int(p_->shape.k);
     const auto t0 = std::chrono::steady_clock::now();
-    cblas_sgemm(s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor,
-                s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans,
-                s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans, int(p_->shape.m), int(p_->shape.n),
-                int(p_->shape.k), s.alpha, p_->a.data(), int(p_->lda), p_->b.data(), int(p_->ldb), s.beta, c_.data(),
-                int(p_->ldc));
+    if (c_.type() == DataType::F64)
+      cblas_dgemm(layout, ta, tb, m, n, k, double(s.alpha), p_->a.f64().data(), int(p_->lda), p_->b.f64().data(),
+                  int(p_->ldb), double(s.beta), c_.f64().data(), int(p_->ldc));
+    else
+      cblas_sgemm(layout, ta, tb, m, n, k, s.alpha, p_->a.f32().data(), int(p_->lda), p_->b.f32().data(), int(p_->ldb),
+                  s.beta, c_.f32().data(), int(p_->ldc));
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  std::vector<float> result() override { return c_; }
+  HostMatrix result() override { return c_; }
   void release() override {
     c_ = {};
     p_ = nullptr;
   }
 
  private:
+  GemmTypes types_;
   ImplInfo info_;
   const Problem* p_ = nullptr;
-  std::vector<float> c_;
+  HostMatrix c_;
 };
 
 }  // namespace
 
-std::unique_ptr<Implementation> make_openblas() { return std::make_unique<OpenBlas>(); }
+std::unique_ptr<Implementation> make_openblas(GemmTypes types) { return std::make_unique<OpenBlas>(types); }
 
 }  // namespace clgemm::bench

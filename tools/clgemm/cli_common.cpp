@@ -91,14 +91,14 @@ void check_dimensions(const std::vector<std::pair<std::string, size_t>>& options
 Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host, DataType in, DataType out) {
   const double a = double(s.m) * double(s.k), b = double(s.k) * double(s.n), c = double(s.m) * double(s.n);
   const double in_bytes = double(data_type_bytes(in)), out_bytes = double(data_type_bytes(out));
-  const auto elements = [](DataType t) {
-    return t == DataType::F32 ? std::string(" floats)") : std::string(" ") + data_type_name(t) + ")";
+  const auto matrix = [](const char* name, size_t rows, size_t cols, DataType t) {
+    return std::string(name) + " (" + std::to_string(rows) + "x" + std::to_string(cols) + " " +
+           (t == DataType::F32 ? std::string("floats") : data_type_name(t) + std::string(" elements")) + ")";
   };
   Footprint f;
-  f.buffers.push_back({"A (" + std::to_string(s.m) + "x" + std::to_string(s.k) + elements(in), in_bytes * a});
-  f.buffers.push_back({"B (" + std::to_string(s.k) + "x" + std::to_string(s.n) + elements(in), in_bytes * b});
-  for (int i = 0; i < c_on_device; ++i)
-    f.buffers.push_back({"C (" + std::to_string(s.m) + "x" + std::to_string(s.n) + elements(out), out_bytes * c});
+  f.buffers.push_back({matrix("A", s.m, s.k, in), in_bytes * a});
+  f.buffers.push_back({matrix("B", s.k, s.n, in), in_bytes * b});
+  for (int i = 0; i < c_on_device; ++i) f.buffers.push_back({matrix("C", s.m, s.n, out), out_bytes * c});
   f.host_bytes = (in_bytes + 8) * (a + b) + (8 + out_bytes * c_on_host) * c;
   return f;
 }

@@ -4,6 +4,7 @@
 #include <clgemm/error.hpp>
 
 #include "bench/environment.hpp"
+#include "bench/gemm_types.hpp"
 #include "bench/peak.hpp"
 #include "bench/plot.hpp"
 #include "bench/registry.hpp"
@@ -14,6 +15,7 @@
 #include "cli_common.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -37,6 +39,7 @@ struct BenchOptions {
   std::string csv, plot, plot_tool = "auto";
   uint64_t seed = 0;  // 0: from the clock
   std::string edges = "auto";  // GemmOptions::force_edge_split of the clgemm implementation
+  std::string precision = "f32";  // bench::parse_precision; checked in run_bench (exit 2, as --impl)
 };
 
 // Milliseconds with four significant digits: 0.01234, 1.234, 1234.
@@ -47,6 +50,12 @@ std::string ms_text(double seconds) {
   if (ms >= 1000) os << std::fixed << std::setprecision(0) << ms;
   else os << ms;
   return os.str();
+}
+
+// "FP32" from "fp32".
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string timing_words(bench::Timing t, bench::Hardware h) {
@@ -64,16 +73,28 @@ std::string timing_words(bench::Timing t, bench::Hardware h) {
 
 void print_header(const bench::Report& rep, std::ostream& os) {
   const auto& env = rep.environment;
-  os << "clgemm bench: float32 GEMM, " << rep.settings.describe() << ", on " << env["device"]["name"].get<std::string>()
-     << " (" << env["device"]["platform"].get<std::string>() << ", driver " << env["device"]["driver"].get<std::string>()
+  os << "clgemm bench: " << rep.settings.types.describe() << " GEMM, " << rep.settings.describe() << ", on "
+     << env["device"]["name"].get<std::string>() << " (" << env["device"]["platform"].get<std::string>()
+     << ", driver " << env["device"]["driver"].get<std::string>()
      << "), " << env["date"].get<std::string>() << "\n";
   os << "Each time: median (and min) of " << rep.options.repeat << " timed runs, after one checked run and "
      << rep.options.warmup << " warm-up run" << (rep.options.warmup == 1 ? "" : "s")
      << (rep.settings.beta != 0.0f ? "; C reset to C0 before every run, untimed" : "") << ".\n";
-  if (rep.peak)
-    os << "FP32 peak: " << fixed(rep.peak->gflops, 0) << " GFLOP/s (" << rep.peak->how << ").\n";
+  const bench::Precision arithmetic = bench::compute_arithmetic(rep.settings.types);
+  const std::string arith = arithmetic == bench::Precision::FP64 ? "FP64" : "FP32";
+  // float32 and float64 runs have a peak of their arithmetic; 16-bit ones only a given one.
+  const bool stated = rep.settings.types.is_f32() || arithmetic == bench::Precision::FP64;
+  if (rep.peak && stated)
+    os << arith << " peak: " << fixed(rep.peak->gflops, 0) << " GFLOP/s (" << rep.peak->how << ").\n";
+  else if (rep.peak)
+    os << "Peak: " << fixed(rep.peak->gflops, 0) << " GFLOP/s (" << rep.peak->how
+       << "), quoted for the implementations that compute in float32.\n";
+  else if (stated)
+    os << arith << " peak: unknown for this device (give --peak GFLOPS to see % of peak).\n";
   else
-    os << "FP32 peak: unknown for this device (give --peak GFLOPS to see % of peak).\n";
+    os << "Peak: not stated for " << rep.settings.types.name()
+       << " (clgemm computes it in float32, tensor-core peers at the 16-bit rate); give --peak GFLOPS to see "
+          "% of a peak you know.\n";
   os << "\n";
   Table t({"implementation", "what", "timing"});
   for (const auto& e : rep.impls) {
@@ -84,6 +105,12 @@ void print_header(const bench::Report& rep, std::ostream& os) {
   for (const auto& e : rep.impls)
     if (!e.unavailable.empty()) os << "not available: " << e.info.name << ": " << e.unavailable << "\n";
   os << "\n";
+}
+
+// Whether the implementation was checked at some shape (so that notes about it concern a row).
+bool ran(const bench::Report& rep, const std::string& impl) {
+  return std::any_of(rep.results.begin(), rep.results.end(),
+                     [&impl](const bench::Result& r) { return r.impl == impl && r.checked; });
 }
 
 void print_results(const bench::Report& rep, std::ostream& os) {
@@ -110,10 +137,19 @@ void print_results(const bench::Report& rep, std::ostream& os) {
     t.add(row);
   }
   t.print(os);
+  const bench::GemmTypes& types = rep.settings.types;
+  const bench::Precision arithmetic = bench::compute_arithmetic(types);
   os << "\n'vs clgemm': this implementation's GFLOP/s over clgemm's. 'check': relative error (Frobenius norm) "
-        "against a float64 OpenBLAS dgemm of the same inputs, within "
-     << sci(bench::tolerance(bench::Precision::FP32, 1024)) << " at K = 1024 for FP32 (growing like sqrt(K))";
-  if (rep.impl("cublas-tf32")) os << ", and the looser TF32 bound for cublas-tf32";
+        "against a float64 OpenBLAS dgemm of the same inputs"
+     << (data_type_bytes(types.in) == 2 ? std::string(" (their ") + data_type_name(types.in) + " values)" : "")
+     << ", within "
+     << sci(bench::tolerance(arithmetic, types.out, 1024)) << " at K = 1024 for "
+     << upper(bench::precision_name(arithmetic)) << " arithmetic (growing like sqrt(K))";
+  if (types.out == DataType::F16 || types.out == DataType::BF16)
+    os << ", rounding to " << data_type_name(types.out) << " C included";
+  for (const auto& e : rep.impls)
+    if (e.info.precision != arithmetic && ran(rep, e.info.name))
+      os << "; " << e.info.name << ": the bound of " << upper(bench::precision_name(e.info.precision));
   os << ".\n\n";
 }
 
@@ -123,8 +159,13 @@ void print_summary(const bench::Report& rep, std::ostream& os) {
     t.add({c.shape.label(), c.clgemm_gflops > 0 ? fixed(c.clgemm_gflops, 1) : "-",
            c.best_peer.empty() ? "-" : c.best_peer, c.best_peer_gflops > 0 ? fixed(c.best_peer_gflops, 1) : "-",
            c.ratio > 0 ? fixed(c.ratio, 2) + "x" : "-"});
-  os << "clgemm against the fastest correct FP32 peer (clblast, cublas, openblas) at each shape";
-  if (rep.impl("cublas-tf32")) os << "; cublas-tf32 is left out: TF32 is a lower precision than FP32";
+  const std::string arith = upper(bench::precision_name(bench::compute_arithmetic(rep.settings.types)));
+  os << "clgemm against the fastest correct " << arith << " peer (clblast, cublas, openblas) at each shape";
+  for (const auto& e : rep.impls)
+    if ((e.info.peer || e.info.name == "cublas-tf32") && ran(rep, e.info.name) &&
+        e.info.precision != bench::compute_arithmetic(rep.settings.types))
+      os << "; " << e.info.name << " is left out: it computes in " << upper(bench::precision_name(e.info.precision))
+         << ", a lower precision than " << arith;
   os << ":\n\n";
   t.print(os);
 }
@@ -158,8 +199,9 @@ void print_odd_neighbours(const bench::Report& rep, std::ostream& os) {
   t.print(os);
 }
 
-bench::CallSettings call_settings(const BenchOptions& o) {
+bench::CallSettings call_settings(const BenchOptions& o, const bench::GemmTypes& types) {
   bench::CallSettings s;
+  s.types = types;
   s.layout = o.layout == "col" ? Layout::ColMajor : Layout::RowMajor;
   s.a_transpose = o.transa == "t" ? Transpose::Yes : Transpose::No;
   s.b_transpose = o.transb == "t" ? Transpose::Yes : Transpose::No;
@@ -186,40 +228,49 @@ void check_outputs(const BenchOptions& o) {
 
 // The shapes of --sizes, each within the kernels' indexing, the device's buffers and the host's
 // memory (inputs, results and the float64 reference).
-std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo& device) {
+std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo& device,
+                                         const bench::GemmTypes& types) {
   bench::SizeLimits limits;
   limits.min_size = o.min_size;
   limits.max_size = o.max_size ? o.max_size : device.kind == DeviceKind::CPU ? 1024 : 4096;
   const auto shapes = bench::parse_sizes(o.sizes, limits);
   // On the device A, B, C0 and C; on the host C0, a result and an implementation's own C.
   for (const auto& shape : shapes)
-    check_footprint(device, "--sizes: shape " + shape.label(), gemm_footprint({shape.m, shape.n, shape.k}, 2, 3));
+    check_footprint(device, "--sizes: shape " + shape.label(),
+                    gemm_footprint({shape.m, shape.n, shape.k}, 2, 3, types.in, types.out));
   return shapes;
 }
 
 void run_bench(const BenchOptions& o) {
-  bench::expand_impl_names(o.impls);  // unknown names are refused before the device is opened
+  // Unknown names and precisions are refused before the device is opened.
+  const bench::GemmTypes types = bench::parse_precision(o.precision);
+  bench::expand_impl_names(o.impls);
   check_dimensions({{"--min-size", o.min_size}, {"--max-size", o.max_size}});
   check_outputs(o);
   const DeviceInfo device = open_device(o.dev);
-  const auto shapes = checked_shapes(o, device);
+  if (types.in == DataType::F64 && !device.fp64)
+    throw Error(Status::NoFp64, "--precision f64 needs cl_khr_fp64, which " + device.name +
+                                    " does not offer (see `clgemm devices`)");
+  const auto shapes = checked_shapes(o, device, types);
   Context ctx(device);
 
   bench::Report rep;
-  rep.settings = call_settings(o);
+  rep.settings = call_settings(o, types);
   rep.options.repeat = o.repeat;
   rep.options.warmup = o.warmup;
   rep.options.time_limit_s = o.time_limit_s;
   rep.options.seed = o.seed ? o.seed : uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   rep.cpu_limit_s = o.cpu_limit_s;
   rep.environment = bench::describe_environment(device, bench::this_command_line());
-  rep.peak = bench::fp32_peak(device, o.peak);
+  rep.peak = bench::run_peak(device, types, o.peak);
 
   progress("loading implementations...");
-  bench::ImplList impls =
-      bench::make_impls(o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat, edges_toggle(o.edges)});
+  bench::ImplList impls = bench::make_impls(
+      o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat, edges_toggle(o.edges), types});
+  const bench::Precision peak_arithmetic = rep.peak ? rep.peak->arithmetic : bench::compute_arithmetic(types);
   for (const auto& impl : impls)
-    rep.impls.push_back({impl->info(), impl->unavailable(), bench::peak_applies(impl->info(), device)});
+    rep.impls.push_back(
+        {impl->info(), impl->unavailable(), bench::peak_applies(impl->info(), device, peak_arithmetic)});
 
   bench::RunOptions run = rep.options;
   run.progress = [](const std::string& text, bool minor) { progress(text, minor); };
@@ -298,7 +349,13 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--cpu-limit", o->cpu_limit_s, "run the CPU triple loop only where all its runs fit in this (seconds)")
       ->check(kFiniteNonNegative)
       ->capture_default_str();
-  cmd->add_option("--peak", o->peak, "the device's FP32 peak in GFLOP/s, where clgemm does not know it")
+  cmd->add_option("--precision", o->precision,
+                  "element types of A, B and C, and every implementation's entry point for them (n/a where it has "
+                  "none):" + list_of(bench::precision_names()))
+      ->capture_default_str();
+  cmd->add_option("--peak", o->peak,
+                  "the device's peak in GFLOP/s for the run's arithmetic (FP32; FP64 with --precision f64), where "
+                  "clgemm does not know it")
       ->check(kFinitePositive);
   cmd->add_option("--csv", o->csv, "also write the results as CSV to this file");
   cmd->add_option("--plot", o->plot, "draw GFLOP/s against size into this PNG file");
