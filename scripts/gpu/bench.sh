@@ -7,6 +7,7 @@
 #   OUT=/tmp/out bash scripts/gpu/bench.sh            # all three presets
 #   PRESETS="square" MAX=4096 bash scripts/gpu/bench.sh
 #   PRESETS="2064x2064x2064,2048x2048x2064" bash scripts/gpu/bench.sh   # files named by a hash
+#   PRECISION=f64 IMPL=clgemm,clblast,cublas PRESETS="4096,8192" bash scripts/gpu/bench.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-out}
 PRESETS=${PRESETS:-square odd skinny}
@@ -20,6 +21,7 @@ REPEAT=${REPEAT:-10}
 # runs of the same code; the eighth session's runs used WARMUP=5 REPEAT=50 (docs/performance.md).
 WARMUP=${WARMUP:-1}
 TIME_LIMIT=${TIME_LIMIT:-15}
+PRECISION=${PRECISION:-f32}  # clgemm bench --precision: f32, f64, f16, bf16, f16-f32, bf16-f32
 mkdir -p "$OUT" /etc/OpenCL/vendors
 # Only PoCL is registered on that image; the NVIDIA driver's ICD library is present but unlisted.
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
@@ -60,9 +62,10 @@ status=0
 name_of() { if [ ${#1} -le 40 ]; then echo "$1"; else echo "list-$(echo "$1" | cksum | cut -d' ' -f1)"; fi; }
 for preset in $PRESETS; do
   echo "=== $preset (up to $MAX)"
-  name=$(name_of "$preset")
+  name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")
   start=$SECONDS
-  $BIN/clgemm bench --sizes "$preset" --max-size "$MAX" --impl "$IMPL" --repeat "$REPEAT" --warmup "$WARMUP" --time-limit "$TIME_LIMIT" \
+  $BIN/clgemm bench --sizes "$preset" --max-size "$MAX" --impl "$IMPL" --precision "$PRECISION" \
+    --repeat "$REPEAT" --warmup "$WARMUP" --time-limit "$TIME_LIMIT" \
     --save "$OUT/bench_$name.json" --csv "$OUT/bench_$name.csv" --plot "$OUT/bench_$name.png" \
     > "$OUT/bench_$name.txt" 2> >(tee "$OUT/bench_${name}_log.txt" >&2)
   rc=$?
@@ -72,7 +75,7 @@ done
 # The short tables last: clgemm against the best FP32 peer at every shape.
 for preset in $PRESETS; do
   echo
-  name=$(name_of "$preset")
+  name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")
   echo "=== $preset: clgemm against the best peer (full table: $OUT/bench_$name.txt)"
   sed -n '/^clgemm against the fastest/,$p' "$OUT/bench_$name.txt"
 done
