@@ -58,8 +58,8 @@ BIN=$GPU_DIR/bin
   2>&1 | tee "$OUT/bench_devices.txt"
 status=0
 # A preset's files are named after it; a list of shapes gets a short name instead (file names have
-# a length limit), and commas become '+' (device run brings back no file with a comma in its name).
-name_of() { if [ ${#1} -le 40 ]; then echo "${1//,/+}"; else echo "list-$(echo "$1" | cksum | cut -d' ' -f1)"; fi; }
+# a length limit), and commas become '_' (device run brings back no file with a comma in its name).
+name_of() { if [ ${#1} -le 40 ]; then echo "${1//,/_}"; else echo "list-$(echo "$1" | cksum | cut -d' ' -f1)"; fi; }
 for preset in $PRESETS; do
   echo "=== $preset (up to $MAX)"
   name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")
