@@ -1,7 +1,7 @@
 // bench/host_matrix.cpp — typed host storage and its conversions to and from double.
 #include "bench/host_matrix.hpp"
 
-#include "bench/float16.hpp"
+#include <clgemm/cpu.hpp>
 
 namespace clgemm::bench {
 
@@ -38,8 +38,8 @@ double HostMatrix::get(size_t i) const {
   switch (type_) {
     case DataType::F32: return f32_[i];
     case DataType::F64: return f64_[i];
-    case DataType::F16: return half_to_float(bits16_[i]);
-    case DataType::BF16: return bf16_to_float(bits16_[i]);
+    case DataType::F16: return cpu::half_to_float(bits16_[i]);
+    case DataType::BF16: return cpu::bf16_to_float(bits16_[i]);
   }
   return 0;
 }
@@ -48,8 +48,8 @@ void HostMatrix::set(size_t i, double v) {
   switch (type_) {
     case DataType::F32: f32_[i] = float(v); break;
     case DataType::F64: f64_[i] = v; break;
-    case DataType::F16: bits16_[i] = float_to_half(float(v)); break;
-    case DataType::BF16: bits16_[i] = float_to_bf16(float(v)); break;
+    case DataType::F16: bits16_[i] = cpu::float_to_half(float(v)); break;
+    case DataType::BF16: bits16_[i] = cpu::float_to_bf16(float(v)); break;
   }
 }
 

@@ -6,7 +6,7 @@
 #include <clgemm/error.hpp>
 
 #include "bench/checker.hpp"
-#include "bench/float16.hpp"
+#include <clgemm/cpu.hpp>
 #include "bench/gemm_types.hpp"
 #include "bench/peak.hpp"
 #include "bench/problem.hpp"
@@ -77,10 +77,10 @@ TEST(BenchPrecision, InputsAreRoundedToTheirTypeAndTheReferenceUsesThem) {
       const double v = p.a.get(i);
       EXPECT_LE(std::fabs(v), 1.0);  // rounding to 16 bits may reach 1
       if (s.types.in == DataType::F16) {
-        EXPECT_EQ(v, half_to_float(float_to_half(float(v))));
+        EXPECT_EQ(v, cpu::half_to_float(cpu::float_to_half(float(v))));
       }
       if (s.types.in == DataType::BF16) {
-        EXPECT_EQ(v, bf16_to_float(float_to_bf16(float(v))));
+        EXPECT_EQ(v, cpu::bf16_to_float(cpu::float_to_bf16(float(v))));
       }
     }
     if (s.types.in == DataType::F64) {

@@ -4,10 +4,10 @@
 // leading dimensions, offsets, alpha and beta (beta = 0 over NaN in C), on every path that takes
 // the call, with guard zones around C and between its rows checked for stray writes.
 #include <clgemm/clgemm.h>
+#include <clgemm/cpu.hpp>
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "bench/float16.hpp"
 #include "bench/host_matrix.hpp"
 #include "test_support.hpp"
 
@@ -23,10 +23,10 @@ namespace {
 
 // Matrices held in their element type, as the device buffers hold them.
 using Typed = bench::HostMatrix;
-using bench::bf16_to_float;
-using bench::float_to_bf16;
-using bench::float_to_half;
-using bench::half_to_float;
+using cpu::bf16_to_float;
+using cpu::float_to_bf16;
+using cpu::float_to_half;
+using cpu::half_to_float;
 
 // Unit roundoff of a type.
 double unit(DataType t) {

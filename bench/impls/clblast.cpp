@@ -8,7 +8,7 @@
 // event: device time, launch gaps included, like clgemm's first-to-last span of events.
 #include "bench/impls/factories.hpp"
 
-#include "bench/float16.hpp"
+#include <clgemm/cpu.hpp>
 #include "bench/impls/cl_operands.hpp"
 
 #include <clgemm/error.hpp>
@@ -121,8 +121,8 @@ class Clblast final : public Implementation {
       return CLBlastDgemm(layout, ta, tb, m, n, k, double(s.alpha), ops_.a()(), 0, p_->lda, ops_.b()(), 0, p_->ldb,
                           double(s.beta), ops_.c()(), 0, p_->ldc, &queue, event);
     if (types_.in == DataType::F16)
-      return CLBlastHgemm(layout, ta, tb, m, n, k, float_to_half(s.alpha), ops_.a()(), 0, p_->lda, ops_.b()(), 0,
-                          p_->ldb, float_to_half(s.beta), ops_.c()(), 0, p_->ldc, &queue, event);
+      return CLBlastHgemm(layout, ta, tb, m, n, k, cpu::float_to_half(s.alpha), ops_.a()(), 0, p_->lda, ops_.b()(), 0,
+                          p_->ldb, cpu::float_to_half(s.beta), ops_.c()(), 0, p_->ldc, &queue, event);
     return CLBlastSgemm(layout, ta, tb, m, n, k, s.alpha, ops_.a()(), 0, p_->lda, ops_.b()(), 0, p_->ldb, s.beta,
                         ops_.c()(), 0, p_->ldc, &queue, event);
   }

@@ -36,6 +36,14 @@ double gemm_tolerance(size_t k, bool tf32);
 // exactly representable in `in`, such as those to_storage gives.
 double gemm_tolerance(size_t k, DataType in, DataType out);
 
+// The 16-bit formats: IEEE half (f16) and bfloat16 (the upper half of a float). To them rounded to
+// nearest even, as the kernels' stores round (vstore_half_rte; clgemm's bf16 store): overflow
+// gives an infinity, a NaN stays a (quiet) NaN, f16 subnormals are kept. From them exactly.
+uint16_t float_to_half(float f);
+float half_to_float(uint16_t h);
+uint16_t float_to_bf16(float f);
+float bf16_to_float(uint16_t b);
+
 // `values` as elements of `type`, as a device buffer holds them (native byte order; f16 and bf16
 // rounded to nearest even, as the kernels' stores round).
 std::vector<unsigned char> to_storage(DataType type, const std::vector<double>& values);

@@ -1,5 +1,5 @@
 // element_storage.cpp — host values as the bytes of a device buffer of each element type, and
-// back (clgemm/cpu.hpp: to_storage, from_storage).
+// back (clgemm/cpu.hpp: float_to_half and the other 16-bit conversions, to_storage, from_storage).
 #include <clgemm/cpu.hpp>
 
 #include <cmath>
@@ -8,9 +8,6 @@
 
 namespace clgemm::cpu {
 
-namespace {
-
-// Round to nearest even, as vstore_half_rte.
 uint16_t float_to_half(float f) {
   uint32_t x;
   std::memcpy(&x, &f, 4);
@@ -53,8 +50,6 @@ float bf16_to_float(uint16_t b) {
   std::memcpy(&f, &x, 4);
   return f;
 }
-
-}  // namespace
 
 // f16 and bf16 go through float: a double rounded to float and then to 16 bits can differ from
 // one rounded straight to 16 bits only where the float rounding lands on a 16-bit tie, which
