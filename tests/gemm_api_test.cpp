@@ -144,7 +144,7 @@ TEST_F(GemmChecks, EachFailureHasItsOwnStatus) {
     EXPECT_EQ(e.status(), Status::SizeOverflow);
   }
   try {
-    gemm_batched(call(), std::vector<double>{1.0}, std::vector<double>{0.0, 1.0}, {0}, {0}, {0}, shared_context().queue()(), nullptr);
+    gemm_batched(call(), {1.0f}, {0.0f, 1.0f}, {0}, {0}, {0}, shared_context().queue()(), nullptr);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::InvalidBatchCount);

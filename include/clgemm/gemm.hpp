@@ -12,6 +12,7 @@
 
 #include <array>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace clgemm {
@@ -171,10 +172,16 @@ void gemm_batched(const GemmCall& call, const std::vector<double>& alphas, const
                   const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
                   const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event = nullptr,
                   const GemmOptions& options = {});
-void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
+// The same with float scalars. A template, so that braced lists ({1.0f, 2.0f}), which it cannot
+// deduce, go to the double form instead of making the call ambiguous.
+template <class Float, std::enable_if_t<std::is_same_v<Float, float>, int> = 0>
+void gemm_batched(const GemmCall& call, const std::vector<Float>& alphas, const std::vector<Float>& betas,
                   const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
                   const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event = nullptr,
-                  const GemmOptions& options = {});
+                  const GemmOptions& options = {}) {
+  gemm_batched(call, std::vector<double>(alphas.begin(), alphas.end()), std::vector<double>(betas.begin(), betas.end()),
+               a_offsets, b_offsets, c_offsets, queue, event, options);
+}
 
 // batch_count GEMMs whose operands lie `stride` elements apart, starting at the offsets in `call`.
 void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride, size_t c_stride, size_t batch_count,

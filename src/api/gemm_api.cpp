@@ -71,14 +71,6 @@ void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const G
   run(call, {}, call.k == 0 || call.alpha == 0.0, queue, event, options);
 }
 
-void gemm_batched(const GemmCall& call, const std::vector<float>& alphas, const std::vector<float>& betas,
-                  const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
-                  const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event,
-                  const GemmOptions& options) {
-  gemm_batched(call, std::vector<double>(alphas.begin(), alphas.end()), std::vector<double>(betas.begin(), betas.end()),
-               a_offsets, b_offsets, c_offsets, queue, event, options);
-}
-
 void gemm_batched(const GemmCall& call, const std::vector<double>& alphas, const std::vector<double>& betas,
                   const std::vector<size_t>& a_offsets, const std::vector<size_t>& b_offsets,
                   const std::vector<size_t>& c_offsets, cl_command_queue queue, cl_event* event,
