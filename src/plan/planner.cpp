@@ -94,10 +94,11 @@ std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std
   if (cls == "mid") order = {"mid", "large", "medium"};
   if (cls == "large") order = {"large", "mid"};
   if (cls == "medium") order = {"medium", "mid"};
-  // 16-bit operands reach the tiled kernel widened to float32 (packed), so without entries of
-  // their own they take float32's; f64 has other register and memory needs, and takes defaults.
+  // Operands stored in another type than they are computed in (f16, bf16) reach the tiled kernel
+  // widened (packed), so without entries of their own they take their compute type's; f64 has
+  // its own register and memory needs, and takes defaults.
   std::vector<DataType> types = {type};
-  if (type == DataType::F16 || type == DataType::BF16) types.push_back(DataType::F32);
+  if (!detail::stored_as_computed(type)) types.push_back(detail::compute_type(type));
   for (const DataType t : types)
     for (const auto& c : order)
       if (auto found = detail::find_tuning(device, c, tensor, entry_is_valid, t)) {
