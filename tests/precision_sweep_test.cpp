@@ -152,7 +152,11 @@ TEST_P(PrecisionSweep, MatchesAFloat64ReferenceOnEveryPath) {
           // a column-major B not transposed, which becomes it), and few columns.
           const bool tall_reads = (layout == Layout::RowMajor ? ta == Transpose::No : tb == Transpose::No) &&
                                   (layout == Layout::RowMajor ? s.n : s.m) <= 16;
-          std::vector<GemmPath> paths = {GemmPath::Auto, GemmPath::Direct, GemmPath::Packed};
+          std::vector<GemmPath> paths = {GemmPath::Auto, GemmPath::Direct};
+          // The packed path on two shapes: every case there builds its own packs and kernel (the
+          // random leading dimensions and offsets change which operands go in vectors), which is
+          // most of the sweep's time with a cold program cache.
+          if (s.m == 7 || s.m == 129) paths.push_back(GemmPath::Packed);
           if (tall_reads) paths.push_back(GemmPath::Tall);
           for (const GemmPath path : paths) {
             const std::string failure = run_case(combo, cs, path, rng);
