@@ -13,6 +13,8 @@
 
 #include <clblast_c.h>
 
+#include "probe_device.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,39 +30,9 @@ struct Shape {
   size_t count, m, n, k;
 };
 
-cl_device_id pick_device() {
-  const char* want = std::getenv("CLGEMM_DEVICE");
-  cl_platform_id platforms[8];
-  cl_uint np = 0;
-  clGetPlatformIDs(8, platforms, &np);
-  cl_device_id first_gpu = nullptr, first = nullptr;
-  int index = 0;
-  for (cl_uint p = 0; p < np; ++p) {
-    cl_device_id devices[16];
-    cl_uint nd = 0;
-    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, devices, &nd) != CL_SUCCESS) continue;
-    for (cl_uint d = 0; d < nd; ++d, ++index) {
-      char name[256] = {};
-      clGetDeviceInfo(devices[d], CL_DEVICE_NAME, sizeof name, name, nullptr);
-      cl_device_type type = 0;
-      clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, nullptr);
-      if (want && *want && (std::to_string(index) == want || std::strstr(name, want))) return devices[d];
-      if (!first) first = devices[d];
-      if (!first_gpu && (type & CL_DEVICE_TYPE_GPU)) first_gpu = devices[d];
-    }
-  }
-  return first_gpu ? first_gpu : first;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-cl_ulong profile(cl_event e, cl_profiling_info what) {
-  cl_ulong t = 0;
-  clGetEventProfilingInfo(e, what, sizeof t, &t, nullptr);
-  return t;
 }
 
 }  // namespace
@@ -70,7 +42,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: batched_probe COUNTxMxNxK [COUNTxMxNxK ...]\n");
     return 2;
   }
-  cl_device_id device = pick_device();
+  cl_device_id device = probe::pick_device();
   char name[256] = {};
   clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, nullptr);
   cl_int err = 0;
@@ -122,7 +94,7 @@ int main(int argc, char** argv) {
                       mine ? clgemmLastErrorMessage() : "");
           failed = true;
         } else if (r >= 3) {  // three warm-up calls
-          device_ms.push_back(double(profile(done, CL_PROFILING_COMMAND_END) - profile(marker, CL_PROFILING_COMMAND_START)) * 1e-6);
+          device_ms.push_back(double(probe::profile(done, CL_PROFILING_COMMAND_END) - probe::profile(marker, CL_PROFILING_COMMAND_START)) * 1e-6);
           host_ms.push_back(host);
         }
         if (marker) clReleaseEvent(marker);

@@ -13,6 +13,8 @@
 
 #include <clblast_c.h>
 
+#include "probe_device.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -82,36 +84,6 @@ double read_value(Type t, const unsigned char* p) {
   }
 }
 
-cl_device_id pick_device() {
-  const char* want = std::getenv("CLGEMM_DEVICE");
-  cl_platform_id platforms[8];
-  cl_uint np = 0;
-  clGetPlatformIDs(8, platforms, &np);
-  cl_device_id first_gpu = nullptr, first = nullptr;
-  int index = 0;
-  for (cl_uint p = 0; p < np; ++p) {
-    cl_device_id devices[16];
-    cl_uint nd = 0;
-    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, devices, &nd) != CL_SUCCESS) continue;
-    for (cl_uint d = 0; d < nd; ++d, ++index) {
-      char name[256] = {};
-      clGetDeviceInfo(devices[d], CL_DEVICE_NAME, sizeof name, name, nullptr);
-      cl_device_type type = 0;
-      clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, nullptr);
-      if (want && *want && (std::to_string(index) == want || std::strstr(name, want))) return devices[d];
-      if (!first) first = devices[d];
-      if (!first_gpu && (type & CL_DEVICE_TYPE_GPU)) first_gpu = devices[d];
-    }
-  }
-  return first_gpu ? first_gpu : first;
-}
-
-cl_ulong profile(cl_event e, cl_profiling_info what) {
-  cl_ulong t = 0;
-  clGetEventProfilingInfo(e, what, sizeof t, &t, nullptr);
-  return t;
-}
-
 struct Variant {
   const char* name;
   Type in, out;
@@ -131,7 +103,7 @@ int main(int argc, char** argv) {
                               {"clblast-f32", F32, F32, true},     {"clblast-f64", F64, F64, true},
                               {"clblast-f16", F16, F16, true}};
   const std::string only = std::getenv("PROBE_ONLY") ? std::getenv("PROBE_ONLY") : "";
-  cl_device_id device = pick_device();
+  cl_device_id device = probe::pick_device();
   char name[256] = {};
   clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, nullptr);
   cl_int err = 0;
@@ -185,7 +157,7 @@ int main(int argc, char** argv) {
                       v.clblast ? "" : clgemmLastErrorMessage());
           failed = true;
         } else if (r >= 3) {
-          device_ms.push_back(double(profile(done, CL_PROFILING_COMMAND_END) - profile(marker, CL_PROFILING_COMMAND_START)) * 1e-6);
+          device_ms.push_back(double(probe::profile(done, CL_PROFILING_COMMAND_END) - probe::profile(marker, CL_PROFILING_COMMAND_START)) * 1e-6);
         }
         if (marker) clReleaseEvent(marker);
         if (done) clReleaseEvent(done);
