@@ -238,7 +238,8 @@ TEST(PlanCli, PrecisionAndCTypeNameTheTypesAndReachTheCommands) {
 // entry's precision.
 TEST(TuneCli, PrecisionReachesTryAndShowNamesEachEntrysPrecision) {
   if (clgemm::choose_device().fp64) {
-    const CliRun o = run_cli("tune --try MWG=32,NWG=32 --shape 40x40x40 --precision f64 --json");
+    // A configuration valid on GPUs and CPUs alike (the defaults of MDIMC and VWM differ).
+    const CliRun o = run_cli("tune --try MWG=32,NWG=32,MDIMC=8,NDIMC=8,VWM=2,VWN=2 --shape 40x40x40 --precision f64 --json");
     ASSERT_EQ(o.status, 0) << o.err;
     const auto doc = nlohmann::json::parse(o.out);
     EXPECT_EQ(doc["precision"], "f64");
