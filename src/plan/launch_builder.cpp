@@ -259,6 +259,18 @@ size_t items_per_piece(const TileOperand& a, const TileOperand& b, DataType type
   return bytes == 0 ? kMaxItemsPerLaunch : std::max<size_t>(1, kMaxPackedBytes / bytes);
 }
 
+// The batch cut into pieces whose packed operands fit kMaxPackedBytes, and the temporaries that
+// hold each packed operand for the largest piece, item after item, in the compute type.
+std::vector<Piece> pieces_with_packs(Builder& b, const RowMajorGemm& g, const BatchSpec& s, TileOperand& a,
+                                     TileOperand& bo) {
+  const DataType compute = compute_type(g.type);
+  std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, compute));
+  const size_t items = batch.front().s.count;  // the most in one piece
+  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(compute));
+  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(compute));
+  return batch;
+}
+
 void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = xgemm_descriptor();
   const KernelParams& ps = plan.params;
@@ -336,15 +348,12 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
                               flag("SPLIT", split) + " -DSPLITS=" + std::to_string(max_parts) +
                               flag("SK_LOOP", sk_loop) + flag("NV_FENCE", split && has_cp_async(b.device())) +
                               batch_options(s, a, bo);
-  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, compute_type(g.type)));
-  const size_t items = batch.front().s.count;  // the most in one piece
-
-  // Temporaries for a piece: the packed operands, item after item; the split-K workspace of
-  // partial tiles and a zeroed count per split tile, for each item. The kernel sets each count
-  // back to zero when its tile is done, so both serve the next piece and the next call. (A kernel
-  // aborted midway would leave counts set in the kept buffer; nothing guards against that.)
-  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(compute_type(g.type)));
-  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(compute_type(g.type)));
+  // Temporaries for a piece: the packed operands; the split-K workspace of partial tiles and a
+  // zeroed count per split tile, for each item. The kernel sets each count back to zero when its
+  // tile is done, so both serve the next piece and the next call. (A kernel aborted midway would
+  // leave counts set in the kept buffer; nothing guards against that.)
+  const std::vector<Piece> batch = pieces_with_packs(b, g, s, a, bo);
+  const size_t items = batch.front().s.count;
   size_t ws = 0, counters = 0;
   if (split) {
     ws = b.temporary("split-K workspace", items * split_tiles * max_parts * mwg * nwg * data_type_bytes(compute_type(g.type)));
@@ -395,10 +404,7 @@ void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
       !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4));
   TileOperand a{a_packed, 0, pk * pm, 4, pm / 4};
   TileOperand bo{b_packed, 0, pk * pn, 4, pn / 4};
-  const std::vector<Piece> batch = pieces(g, s, items_per_piece(a, bo, compute_type(g.type)));
-  const size_t items = batch.front().s.count;
-  if (a.packed) a.temp = b.temporary("packed A", items * a.item * data_type_bytes(compute_type(g.type)));
-  if (bo.packed) bo.temp = b.temporary("packed B", items * bo.item * data_type_bytes(compute_type(g.type)));
+  const std::vector<Piece> batch = pieces_with_packs(b, g, s, a, bo);
   const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
   for (const Piece& piece : batch) {
     const auto [scalars, offsets] = b.batch_arrays(piece.s);
