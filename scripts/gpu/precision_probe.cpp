@@ -1,7 +1,8 @@
 // precision_probe.cpp — times GEMM in each precision through clgemm's C API (Sgemm, Dgemm, Hgemm,
 // GemmEx for bf16 and the mixed types) and CLBlast's (Sgemm, Dgemm, Hgemm) on one queue and the
 // same inputs, and checks sampled elements of each result against float64. It uses the C APIs
-// alone, so one source measures any build of libclgemm. Built with
+// (and clgemm::cpu's 16-bit roundings), so one source measures any build of libclgemm that has
+// them. Built with
 //   g++ -O2 -std=c++17 scripts/gpu/precision_probe.cpp -Iinclude -Lbuild -lclgemm -lclblast -lOpenCL -o precision_probe
 // and run as
 //   precision_probe MxNxK [MxNxK ...]
@@ -10,6 +11,7 @@
 // median over 10 calls (after 3 warm-up calls) of the device time from a marker enqueued just
 // before the call to the end of the event it returns.
 #include <clgemm/clgemm.h>
+#include <clgemm/cpu.hpp>
 
 #include <clblast_c.h>
 
@@ -29,32 +31,6 @@ namespace {
 enum Type { F32, F64, F16, BF16 };
 size_t bytes_of(Type t) { return t == F64 ? 8 : t == F32 ? 4 : 2; }
 
-uint16_t to_half(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = (x >> 16) & 0x8000u, abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u) return uint16_t(sign | 0x7e00u);
-  if (abs >= 0x477ff000u) return uint16_t(sign | 0x7c00u);
-  if (abs < 0x38800000u) return uint16_t(sign | uint32_t(std::nearbyint(std::fabs(f) * 16777216.0f)));
-  return uint16_t(sign | ((abs + 0xfffu + ((abs >> 13) & 1u) - 0x38000000u) >> 13));
-}
-float from_half(uint16_t h) {
-  const uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-  float f = exp == 0 ? std::ldexp(float(man), -24) : exp == 31 ? NAN : std::ldexp(float(man | 0x400u), int(exp) - 25);
-  return (h & 0x8000u) ? -f : f;
-}
-uint16_t to_bf16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  return uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-float from_bf16(uint16_t b) {
-  const uint32_t x = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
-
 // A host matrix in a storage type, with its values as doubles for the reference.
 struct Host {
   Type type;
@@ -68,8 +44,18 @@ struct Host {
       switch (t) {
         case F64: { const double d = v; std::memcpy(&bytes[8 * i], &d, 8); values[i] = d; break; }
         case F32: std::memcpy(&bytes[4 * i], &v, 4); values[i] = v; break;
-        case F16: { const uint16_t h = to_half(v); std::memcpy(&bytes[2 * i], &h, 2); values[i] = from_half(h); break; }
-        case BF16: { const uint16_t b = to_bf16(v); std::memcpy(&bytes[2 * i], &b, 2); values[i] = from_bf16(b); break; }
+        case F16: {
+          const uint16_t h = clgemm::cpu::float_to_half(v);
+          std::memcpy(&bytes[2 * i], &h, 2);
+          values[i] = clgemm::cpu::half_to_float(h);
+          break;
+        }
+        case BF16: {
+          const uint16_t b = clgemm::cpu::float_to_bf16(v);
+          std::memcpy(&bytes[2 * i], &b, 2);
+          values[i] = clgemm::cpu::bf16_to_float(b);
+          break;
+        }
       }
     }
   }
@@ -79,8 +65,8 @@ double read_value(Type t, const unsigned char* p) {
   switch (t) {
     case F64: { double d; std::memcpy(&d, p, 8); return d; }
     case F32: { float f; std::memcpy(&f, p, 4); return f; }
-    case F16: { uint16_t h; std::memcpy(&h, p, 2); return from_half(h); }
-    default: { uint16_t b; std::memcpy(&b, p, 2); return from_bf16(b); }
+    case F16: { uint16_t h; std::memcpy(&h, p, 2); return clgemm::cpu::half_to_float(h); }
+    default: { uint16_t b; std::memcpy(&b, p, 2); return clgemm::cpu::bf16_to_float(b); }
   }
 }
 
