@@ -74,29 +74,34 @@ unsigned nvidia_fp64_fma_per_sm(const std::string& device_name, std::string* how
   return f ? f->fp64_fma : 0;
 }
 
+namespace {
+
+// compute units × `per_clock` multiply-adds × 2 × clock, where the device reports both.
+std::optional<Peak> per_unit_peak(const DeviceInfo& device, unsigned per_clock, const std::string& what,
+                                  const std::string& how, Precision arithmetic) {
+  if (!per_clock || !device.compute_units || !device.clock_mhz) return std::nullopt;
+  Peak p;
+  p.gflops = double(device.compute_units) * per_clock * 2.0 * device.clock_mhz * 1e-3;
+  p.how = std::to_string(device.compute_units) + " SMs x " + std::to_string(per_clock) + " " + what + " x 2 x " +
+          std::to_string(device.clock_mhz) + " MHz (" + how + ")";
+  p.arithmetic = arithmetic;
+  return p;
+}
+
+}  // namespace
+
 std::optional<Peak> fp32_peak(const DeviceInfo& device, double override_gflops) {
   if (override_gflops > 0) return given_peak(override_gflops, Precision::FP32);
   std::string family;
   const unsigned lanes = nvidia_fp32_lanes_per_sm(device.name, &family);
-  if (!lanes || !device.compute_units || !device.clock_mhz) return std::nullopt;
-  Peak p;
-  p.gflops = double(device.compute_units) * lanes * 2.0 * device.clock_mhz * 1e-3;
-  p.how = std::to_string(device.compute_units) + " SMs x " + std::to_string(lanes) + " FP32 lanes x 2 x " +
-          std::to_string(device.clock_mhz) + " MHz (" + family + ")";
-  return p;
+  return per_unit_peak(device, lanes, "FP32 lanes", family, Precision::FP32);
 }
 
 std::optional<Peak> fp64_peak(const DeviceInfo& device, double override_gflops) {
   if (override_gflops > 0) return given_peak(override_gflops, Precision::FP64);
   std::string how;
   const unsigned fma = nvidia_fp64_fma_per_sm(device.name, &how);
-  if (!fma || !device.compute_units || !device.clock_mhz) return std::nullopt;
-  Peak p;
-  p.gflops = double(device.compute_units) * fma * 2.0 * device.clock_mhz * 1e-3;
-  p.how = std::to_string(device.compute_units) + " SMs x " + std::to_string(fma) + " FP64 FMA per clock x 2 x " +
-          std::to_string(device.clock_mhz) + " MHz (" + how + ")";
-  p.arithmetic = Precision::FP64;
-  return p;
+  return per_unit_peak(device, fma, "FP64 FMA per clock", how, Precision::FP64);
 }
 
 std::optional<Peak> run_peak(const DeviceInfo& device, const GemmTypes& types, double override_gflops) {
