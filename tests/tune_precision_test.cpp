@@ -126,8 +126,14 @@ TEST(TunePrecision, GivenConfigurationsRunAtThePrecision) {
   ASSERT_EQ(results.size(), 3u);
   ASSERT_EQ(results[0].outcome, ConfigurationResult::Outcome::Ok) << results[0].note;
   EXPECT_EQ(results[0].params.at("PRECISION"), 64);
-  EXPECT_EQ(results[1].outcome, ConfigurationResult::Outcome::Rejected);
-  EXPECT_NE(results[1].note.find("ASYNC"), std::string::npos) << results[1].note;
+  // The cp.async pipeline copies doubles where the device has cp.async.
+  if (detail::has_cp_async(ctx.info())) {
+    EXPECT_EQ(results[1].outcome, ConfigurationResult::Outcome::Ok) << results[1].note;
+    EXPECT_EQ(results[1].params.at("PRECISION"), 64);
+  } else {
+    EXPECT_EQ(results[1].outcome, ConfigurationResult::Outcome::Rejected);
+    EXPECT_NE(results[1].note.find("ASYNC"), std::string::npos) << results[1].note;
+  }
   EXPECT_EQ(results[2].outcome, ConfigurationResult::Outcome::Rejected);
   EXPECT_NE(results[2].note.find("f64"), std::string::npos) << results[2].note;
 
@@ -136,28 +142,39 @@ TEST(TunePrecision, GivenConfigurationsRunAtThePrecision) {
   EXPECT_EQ(bf16[0].outcome, ConfigurationResult::Outcome::Ok) << bf16[0].note;
 }
 
-// The search space of f64 leaves ASYNC out (the cp.async pipeline copies 4-byte elements) and
-// fixes PRECISION; f16 and bf16 run float32 kernels.
+// A precision fixes PRECISION in the search space and nothing else; f16 and bf16 run float32
+// kernels.
 TEST(TunePrecision, PrecisionFixesItsParameters) {
   const auto f64 = detail::precision_fixed_params(detail::xgemm_descriptor(), DataType::F64);
-  EXPECT_EQ(f64, (KernelParams{{"ASYNC", 0}, {"PRECISION", 64}}));
+  EXPECT_EQ(f64, (KernelParams{{"PRECISION", 64}}));
   EXPECT_EQ(detail::precision_fixed_params(detail::xgemm_descriptor(), DataType::BF16),
             (KernelParams{{"PRECISION", 32}}));
   EXPECT_EQ(detail::precision_fixed_params(detail::direct_descriptor(), DataType::F64),
             (KernelParams{{"PRECISION", 64}}));
-  // On an H200 the project's seeds use ASYNC: at PRECISION 64 they are invalid, which the tuner
-  // skips (resolve_params refuses them) instead of failing the session.
+  // The project's seeds at PRECISION 64 on an H200: the cp.async pipeline copies doubles too, so
+  // a seed is refused exactly where its stages of doubles outgrow the 48 KiB of local memory.
   const DeviceInfo h200 = fake_h200();
-  size_t refused = 0;
-  for (const auto& seed : detail::xgemm_descriptor().seeds) {
+  const auto& d = detail::xgemm_descriptor();
+  size_t refused = 0, accepted = 0;
+  for (const auto& seed : d.seeds) {
     KernelParams ps = seed;
     ps["PRECISION"] = 64;
-    if (seed.count("ASYNC") && seed.at("ASYNC") > 0) {
-      EXPECT_THROW(detail::resolve_params(detail::xgemm_descriptor(), h200, ps), Error);
+    const KernelParams full = detail::resolve_params(d, h200, seed);  // float32: valid
+    KernelParams full64 = full;
+    full64["PRECISION"] = 64;
+    if (d.local_bytes(full64) > h200.local_mem_bytes) {
+      EXPECT_THROW(detail::resolve_params(d, h200, ps), Error) << d.local_bytes(full64);
       ++refused;
+    } else {
+      EXPECT_NO_THROW(detail::resolve_params(d, h200, ps));
+      ++accepted;
     }
   }
   EXPECT_GT(refused, 0u);
+  // A two-stage pipeline of 128×64 tiles, K-steps of 8, in double: 24 KiB.
+  const KernelParams small_async = {{"MWG", 128}, {"NWG", 64},  {"KWG", 8},   {"MDIMC", 16},
+                                    {"NDIMC", 16}, {"VWM", 2},  {"VWN", 2},   {"KUNROLL", 8}, {"ASYNC", 2}, {"PRECISION", 64}};
+  EXPECT_NO_THROW(detail::resolve_params(d, h200, small_async));
 }
 
 // What a precision cannot tune is refused before any work.

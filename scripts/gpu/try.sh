@@ -5,11 +5,13 @@
 #   SHAPES="4096x4096x4096 1024x1024x1024" CONFIGS=configs.txt OUT=/tmp/try bash scripts/gpu/try.sh
 # CONFIGS: one configuration per line (NAME=V,NAME=V overrides of the defaults; "#" starts a
 # comment); a line "@WxHxK" restricts the lines after it to that shape (until the next "@").
+# PRECISION=f64 (f16, bf16) times them with operands of that type.
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-try}
 SHAPES=${SHAPES:-4096x4096x4096}
 CONFIGS=${CONFIGS:?a file of configurations}
 KERNEL=${KERNEL:-xgemm}
+PRECISION=${PRECISION:-f32}
 mkdir -p "$OUT" /etc/OpenCL/vendors
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH="$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}"
@@ -30,6 +32,7 @@ for shape in $SHAPES; do
   done < "$CONFIGS"
   [ ${#args[@]} -gt 0 ] || continue
   echo "=== $shape (${#args[@]} configurations)"
-  .gpu/bin/clgemm tune --shape "$shape" --kernel "$KERNEL" "${args[@]}" --save "$OUT/try_$shape.json" |
-    tee "$OUT/try_$shape.txt"
+  .gpu/bin/clgemm tune --shape "$shape" --kernel "$KERNEL" --precision "$PRECISION" "${args[@]}" \
+    --save "$OUT/try_${PRECISION}_$shape.json" |
+    tee "$OUT/try_${PRECISION}_$shape.txt"
 done

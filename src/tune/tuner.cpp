@@ -205,10 +205,7 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
 }
 
 KernelParams precision_fixed_params(const GemmKernelDescriptor& d, DataType precision) {
-  KernelParams fixed = precision_of(d, precision);
-  // The descriptor's constraint would refuse every draw with stages.
-  if (precision == DataType::F64 && has_param(d, "ASYNC")) fixed["ASYNC"] = 0;
-  return fixed;
+  return precision_of(d, precision);
 }
 
 void check_tuning_precision(const DeviceInfo& device, DataType precision) {
@@ -292,8 +289,8 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   }
   if (const auto fitted = fitted_defaults(d, dev, s, fixed); fitted && time_for_another(target.budget_s))
     evaluate(*fitted);
-  // The seeds keep their own values: one that this precision cannot run (f64 with ASYNC) is
-  // skipped rather than turned into a configuration nobody measured.
+  // The seeds keep their own values: one that this precision cannot run (f64 tiles whose stages
+  // outgrow local memory) is skipped rather than turned into a configuration nobody measured.
   for (const auto& seed : d.seeds) {  // where they apply
     try {
       const KernelParams ps = resolve_params(d, dev, with_fixed(seed, precision_of(d, precision_)));

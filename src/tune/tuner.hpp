@@ -61,8 +61,7 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& device, double total_b
                                         const std::vector<std::string>& classes, bool tensor = false);
 
 // The parameters a precision fixes in a kernel's search space, which the search leaves alone:
-// PRECISION where the kernel has it (32 for f32, f16 and bf16, 64 for f64), and for f64 ASYNC 0,
-// since the cp.async pipeline copies 4-byte elements.
+// PRECISION where the kernel has it (32 for f32, f16 and bf16, 64 for f64).
 KernelParams precision_fixed_params(const GemmKernelDescriptor& d, DataType precision);
 
 // Throws Error(InvalidArgument) for a value outside DataType, Error(NoFp64) for f64 on a device
@@ -70,8 +69,7 @@ KernelParams precision_fixed_params(const GemmKernelDescriptor& d, DataType prec
 void check_tuning_precision(const DeviceInfo& device, DataType precision);
 
 // Searches and measures with A, B and C of one element type (`precision`): every candidate
-// carries that type's PRECISION where the kernel has the parameter, and for f64 no ASYNC, which
-// copies 4-byte elements. f16 and bf16 reach xgemm widened to float32 by the packing kernels, so
+// carries that type's PRECISION where the kernel has the parameter. f16 and bf16 reach xgemm widened to float32 by the packing kernels, so
 // the packed path's candidates are float32 kernels timed with that widening.
 class Tuner {
  public:

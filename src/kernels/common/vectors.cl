@@ -44,7 +44,7 @@
 #endif
 
 // One block per precision: its real, real2..real8 and ZERO. A precision is added here and in the
-// kernels' own PRECISION cases (gemm/xgemm/config.cl: the cp.async pipeline is float32 only), the
+// kernels' own PRECISION cases (gemm/xgemm/staging.cl: the cp.async copies' sizes), the
 // descriptors' constraints, the entry points and the tuning database.
 #if PRECISION == 32
 typedef float real;

@@ -125,8 +125,6 @@ const GemmKernelDescriptor& xgemm_descriptor() {
         {"ASYNC: 0, or 2 to 4 stages",
          [](const KernelParams& ps, const DeviceInfo&) { return p(ps, "ASYNC") == 0 || (p(ps, "ASYNC") >= 2 && p(ps, "ASYNC") <= 4); }},
         one_of("PRECISION", {32, 64}),
-        {"ASYNC copies float32 elements (PRECISION 32)",
-         [](const KernelParams& ps, const DeviceInfo&) { return p(ps, "ASYNC") == 0 || p(ps, "PRECISION") == 32; }},
         {"ASYNC needs cp.async (an NVIDIA GPU, sm_80 or newer)",
          [](const KernelParams& ps, const DeviceInfo& dev) { return p(ps, "ASYNC") == 0 || has_cp_async(dev); }},
         {"ASYNC stages both operands (SA = SB = 1) and replaces DB",

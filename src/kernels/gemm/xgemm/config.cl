@@ -69,8 +69,8 @@
 // SPLIT, SPLITS, SK_LOOP: split-K and stream-K, xgemm/schedule.cl.
 //
 // Elements are `real` (common/vectors.cl, PRECISION); the floats and bytes counted above are
-// float32's. The cp.async copies move 4-, 8- and 16-byte pieces of float32 elements, so the
-// pipeline builds for PRECISION 32 only.
+// float32's, and twice as many bytes in double: the cp.async copies of doubles move 8 and 16
+// bytes, and vectors of four or eight as two or four 16-byte copies.
 
 #ifndef MWG
 #define MWG 128     // rows of C per work-group
@@ -295,9 +295,6 @@
 #endif
 #if !IN_NATIVE
 #error "xgemm reads A and B as real: the host packs (and so widens) 16-bit operands first"
-#endif
-#if ASYNC && PRECISION != 32
-#error "the cp.async pipeline copies float32 elements (PRECISION 32)"
 #endif
 
 typedef VECTOR(VWM) realM;  // common/vectors.cl

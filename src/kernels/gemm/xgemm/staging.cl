@@ -156,23 +156,41 @@ inline real4 a_piece(__global const real4* restrict at, const int m, const int k
 #endif
 
 #if ASYNC
-// PTX cp.async (sm_80+): copy one vector of W floats from global to local memory without a
+// PTX cp.async (sm_80+): copy one vector of W elements from global to local memory without a
 // register in between. When `ok` is false, src-size 0 reads nothing and fills the vector with
 // zeros (the guards). 16-byte copies go through L2 only (.cg: a tile is read once per group);
-// .ca is the only form for 4 and 8 bytes; a float8 is two 16-byte copies. A __local pointer
-// converted to an integer is its offset in the shared window, which is what the instruction
-// takes as its destination.
-#define CP_ASYNC_1(dst, src, ok) __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" \
+// .ca is the only form for 4 and 8 bytes; 32 and 64 bytes are two and four 16-byte copies.
+// A __local pointer converted to an integer is its offset in the shared window, which is what
+// the instruction takes as its destination.
+#define CP_BYTES_4(dst, src, ok) __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" \
     :: "r"(dst), "l"(src), "r"((ok) ? 4 : 0) : "memory")
-#define CP_ASYNC_2(dst, src, ok) __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" \
+#define CP_BYTES_8(dst, src, ok) __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" \
     :: "r"(dst), "l"(src), "r"((ok) ? 8 : 0) : "memory")
-#define CP_ASYNC_4(dst, src, ok) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
+#define CP_BYTES_16(dst, src, ok) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
     :: "r"(dst), "l"(src), "r"((ok) ? 16 : 0) : "memory")
 // A 16-byte copy of which only the first `bytes` come from global memory, the rest zero-filled
 // (an A row's last vector where K ends inside it).
-#define CP_ASYNC_4N(dst, src, bytes) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
+#define CP_BYTES_16N(dst, src, bytes) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
     :: "r"(dst), "l"(src), "r"(bytes) : "memory")
-#define CP_ASYNC_8(dst, src, ok) do { CP_ASYNC_4(dst, src, ok); CP_ASYNC_4((dst) + 16, (src) + 16, ok); } while (0)
+#define CP_BYTES_32(dst, src, ok) do { CP_BYTES_16(dst, src, ok); CP_BYTES_16((dst) + 16, (src) + 16, ok); } while (0)
+#define CP_BYTES_64(dst, src, ok) do { CP_BYTES_32(dst, src, ok); CP_BYTES_32((dst) + 32, (src) + 32, ok); } while (0)
+// W elements of the compute type, as bytes.
+#if PRECISION == 32
+#define CP_ASYNC_1 CP_BYTES_4
+#define CP_ASYNC_2 CP_BYTES_8
+#define CP_ASYNC_4 CP_BYTES_16
+#define CP_ASYNC_8 CP_BYTES_32
+// Four elements of which the first `bytes` come from global memory.
+#define CP_ASYNC_4N CP_BYTES_16N
+#else
+#define CP_ASYNC_1 CP_BYTES_8
+#define CP_ASYNC_2 CP_BYTES_16
+#define CP_ASYNC_4 CP_BYTES_32
+#define CP_ASYNC_8 CP_BYTES_64
+#define CP_ASYNC_4N(dst, src, bytes) do { \
+    CP_BYTES_16N(dst, src, min((int)(bytes), 16)); \
+    CP_BYTES_16N((dst) + 16, (src) + 16, max((int)(bytes) - 16, 0)); } while (0)
+#endif
 #define CP_ASYNC_W(w, dst, src, ok) CP_ASYNC_##w(dst, src, ok)
 #define CP_ASYNC(w, dst, src, ok) CP_ASYNC_W(w, dst, src, ok)
 #define LOCAL_ADDR(p) ((uint)(size_t)(p))
@@ -221,7 +239,7 @@ inline real4 a_piece(__global const real4* restrict at, const int m, const int k
 #define A_K(l) COPY_ROW(l, MWG, A_STREAM && WGS % MWG == 0)
 #define A_M(l) COPY_COL(l, MWG, A_STREAM && WGS % MWG == 0)
 #define A_OFF(l, k) ((size_t)((k) + A_K(l)) * lda_v + A_M(l))
-#define A_DST(l, b) LOCAL_ADDR((__local float*)As[b][A_K(l)] + A_M(l))
+#define A_DST(l, b) LOCAL_ADDR((__local real*)As[b][A_K(l)] + A_M(l))
 #define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
 #define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #elif A_MK
@@ -229,11 +247,11 @@ inline real4 a_piece(__global const real4* restrict at, const int m, const int k
 #define A_K(l) A_PK((l) * WGS + lid)
 #define A_DST(l, b) LOCAL_ADDR(&As[b][A_M(l)][A_K(l)])
 #if A_VEC
-// 16-byte copies along K; where K ends inside a vector, only the bytes before it are read.
+// Copies of four elements along K; where K ends inside a vector, only the bytes before it are read.
 #if GUARD_K
-#define A_BYTES(k) (min(max(K - (k), 0), 4) * 4)
+#define A_BYTES(k) (min(max(K - (k), 0), 4) * (int)sizeof(real))
 #else
-#define A_BYTES(k) 16
+#define A_BYTES(k) (4 * (int)sizeof(real))
 #endif
 #define A_OFF(l, k) ((size_t)A_M(l) * lda_v + ((k) + A_K(l)) / 4)
 #define A_OK(l, t) (IN_MF(A_M(l)) ? A_BYTES((t) + A_K(l)) : 0)
@@ -248,7 +266,7 @@ inline real4 a_piece(__global const real4* restrict at, const int m, const int k
 #define A_M(l) T_ROW((l) * WGS + lid)
 #define A_K(l) T_K((l) * WGS + lid)
 #define A_OFF(l, k) ((size_t)A_M(l) * lda_v + (k) + A_K(l))
-#define A_DST(l, b) LOCAL_ADDR((__local float*)As[b][A_K(l)] + A_M(l))
+#define A_DST(l, b) LOCAL_ADDR((__local real*)As[b][A_K(l)] + A_M(l))
 #define A_OK(l, t) (IN_K((t) + A_K(l)) && IN_MF(A_M(l)))
 #define A_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #endif
@@ -264,7 +282,7 @@ inline real4 a_piece(__global const real4* restrict at, const int m, const int k
 #define B_K(l) COPY_ROW(l, NWG / BW, B_STREAM && WGS % (NWG / BW) == 0)
 #define B_N(l) (BW * COPY_COL(l, NWG / BW, B_STREAM && WGS % (NWG / BW) == 0))
 #define B_OFF(l, k) ((size_t)((k) + B_K(l)) * ldb_v + B_N(l))
-#define B_DST(l, b) LOCAL_ADDR((__local float*)Bs[b][B_K(l)] + B_N(l))
+#define B_DST(l, b) LOCAL_ADDR((__local real*)Bs[b][B_K(l)] + B_N(l))
 #define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NF(B_N(l)))
 #define B_COPY(dst, src, ok) CP_ASYNC(BW, dst, GLOBAL_ADDR(src), ok)
 #else
@@ -272,7 +290,7 @@ inline real4 a_piece(__global const real4* restrict at, const int m, const int k
 #define B_N(l) T_ROW((l) * WGS + lid)
 #define B_K(l) T_K((l) * WGS + lid)
 #define B_OFF(l, k) ((size_t)B_N(l) * ldb_v + (k) + B_K(l))
-#define B_DST(l, b) LOCAL_ADDR((__local float*)Bs[b][B_K(l)] + B_N(l))
+#define B_DST(l, b) LOCAL_ADDR((__local real*)Bs[b][B_K(l)] + B_N(l))
 #define B_OK(l, t) (IN_K((t) + B_K(l)) && IN_NF(B_N(l)))
 #define B_COPY(dst, src, ok) CP_ASYNC(1, dst, GLOBAL_ADDR(src), ok)
 #endif
