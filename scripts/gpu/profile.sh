@@ -7,11 +7,16 @@
 # the stall reasons per issued instruction, and the per-instruction samples of the SASS.
 #   SIZE=4096 OUT=/tmp/prof bash scripts/gpu/profile.sh
 # Only unsplit builds of square shapes whose tiles divide the size (the probe builds no guards),
-# on the tiles given by TILE="MWG NWG NDIMC MDIMC" (default: 128 128 16 16, the sm_90 large entry).
+# on the tiles given by TILE="MWG NWG NDIMC MDIMC" (default: 128 128 16 16, the sm_90 large entry)
+# and the vector widths VW="VWM VWN" (default: 4 4). PRECISION=f64 profiles the double kernel of a
+# float64 call instead (without cuBLAS, whose DGEMM runs on the FP64 tensor cores).
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-prof}
 SIZE=${SIZE:-4096}
 TILE=${TILE:-128 128 16 16}
+VW=${VW:-4 4}
+PRECISION=${PRECISION:-f32}
+export PTX_PRECISION=$PRECISION PTX_VWM=${VW% *} PTX_VWN=${VW#* }
 mkdir -p "$OUT" /etc/OpenCL/vendors
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -21,17 +26,19 @@ for tool in ncu "$BIN/ptx_profile" "$BIN/cublas_probe"; do
 done
 cache=$(mktemp -d)
 LD_LIBRARY_PATH="$PWD/.gpu/lib" CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA} CLGEMM_CACHE_DIR=$cache \
-  "$BIN/clgemm" bench --impl clgemm --sizes "$SIZE" --repeat 10 > "$OUT/bench.txt" 2>&1
+  "$BIN/clgemm" bench --impl clgemm --precision "$PRECISION" --sizes "$SIZE" --repeat 10 > "$OUT/bench.txt" 2>&1
 entry=$(grep -l ".entry xgemm" "$cache"/*.clbin | head -1)
 [ -n "$entry" ] || { echo "profile.sh: no xgemm entry in the cache (see $OUT/bench.txt)" >&2; exit 1; }
 cp "$entry" "$OUT/xgemm.clbin"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64
 xgemm=("$BIN/ptx_profile" "$OUT/xgemm.clbin" "$SIZE" "$SIZE" "$SIZE")
 cublas=("$BIN/cublas_probe" "$SIZE" "$SIZE" "$SIZE")
-{ "${xgemm[@]}" 20 $TILE; "${cublas[@]}" 20; } > "$OUT/times.txt" 2>&1
+who_all="xgemm cublas"
+[ "$PRECISION" = f32 ] || who_all=xgemm
+{ "${xgemm[@]}" 20 $TILE; [ "$PRECISION" != f32 ] || "${cublas[@]}" 20; } > "$OUT/times.txt" 2>&1
 stalls="--metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,smsp__inst_executed.sum,sm__cycles_active.avg,smsp__issue_active.avg.pct_of_peak_sustained_active"
-sections="--section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats"
-for who in xgemm cublas; do
+sections="--section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats --section ComputeWorkloadAnalysis --section WarpStateStats"
+for who in $who_all; do
   if [ $who = xgemm ]; then cmd=("${xgemm[@]}" 3 $TILE); else cmd=("${cublas[@]}" 3); fi
   # -s 2: skip two launches (the probe's checked run or first warm-up, and one more); -c 1: one kernel
   ncu $stalls -s 2 -c 1 "${cmd[@]}" > "$OUT/stalls_$who.txt" 2>&1
