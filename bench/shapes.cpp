@@ -1,4 +1,4 @@
-// bench/shapes.cpp — size lists, ranges and the presets (square, odd, skinny, rect).
+// bench/shapes.cpp — size lists, ranges and the presets (square, odd, skinny, gemv, rect).
 #include "bench/shapes.hpp"
 
 #include <clgemm/error.hpp>
@@ -82,6 +82,16 @@ std::vector<Shape> skinny_preset(const SizeLimits& l) {
   return out;
 }
 
+// Matrix-vector products: a row vector times L×L (1×L×L) and L×L times a column vector (L×1×L),
+// L a power of two from 1024; how op(A) or op(B) is stored follows --transa and --transb.
+std::vector<Shape> gemv_preset(const SizeLimits& l) {
+  std::vector<Shape> out;
+  const auto ls = large_powers(l, 1024);
+  for (size_t L : ls) out.push_back({1, L, L, "gemv m=1", L});
+  for (size_t L : ls) out.push_back({L, 1, L, "gemv n=1", L});
+  return out;
+}
+
 // Non-square large shapes with the work of an L³ cube: a wide C with a short K, and a small C
 // with a long K (where a kernel that parallelises only over C runs out of work-groups).
 std::vector<Shape> rect_preset(const SizeLimits& l) {
@@ -98,7 +108,7 @@ std::vector<Shape> rect_preset(const SizeLimits& l) {
 [[noreturn]] void bad_item(const std::string& where, const std::string& why) {
   throw Error(Status::InvalidArgument, where + " " + why +
                                            " (expected N, MxNxK, A:B, A:B:STEP, A:B:xFACTOR or a preset: "
-                                           "square, odd, odd-pairs, skinny, rect)");
+                                           "square, odd, odd-pairs, skinny, gemv, rect)");
 }
 
 [[noreturn]] void too_large(const std::string& what, const std::string& value) {
@@ -195,6 +205,7 @@ std::vector<std::pair<std::string, std::string>> preset_descriptions() {
           {"odd-pairs", "the odd sizes, each right after its neighbouring multiple of 128 (128, 129, 256, 258, ...); "
                         "the report lists each odd size against its neighbour"},
           {"skinny", "16×L×L and L×16×L for L a power of two from 512"},
+          {"gemv", "1×L×L and L×1×L (matrix times vector) for L a power of two from 1024"},
           {"rect", "2L×L×(L/2) and (L/2)×L×2L (the work of an L³ cube) for L a power of two from 256 to max/2"}};
 }
 
@@ -208,7 +219,9 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
   if (name == "odd-pairs") return odd_pairs_preset(limits);
   if (name == "skinny") return skinny_preset(limits);
   if (name == "rect") return rect_preset(limits);
-  throw Error(Status::InvalidArgument, "unknown size preset '" + name + "' (square, odd, odd-pairs, skinny, rect)");
+  if (name == "gemv") return gemv_preset(limits);
+  throw Error(Status::InvalidArgument,
+              "unknown size preset '" + name + "' (square, odd, odd-pairs, skinny, gemv, rect)");
 }
 
 std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits, const std::string& option) {

@@ -47,7 +47,7 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits);
 //   A:B        squares A, 2A, 4A, ... up to B    (group "square")
 //   A:B:S      squares A, A+S, A+2S, ... up to B (S >= 1)
 //   A:B:xF     squares A, A·F, A·F², ... up to B (F > 1, finite)
-//   a preset   square, odd, odd-pairs, skinny, rect (bounded by `limits`)
+//   a preset   square, odd, odd-pairs, skinny, gemv, rect (bounded by `limits`)
 // Duplicates are dropped; order is kept. Errors throw Error(InvalidArgument) naming `option` and
 // the item: malformed items, and more than kMaxShapes shapes. A size above kMaxDimension throws
 // Error(SizeOverflow).

@@ -63,6 +63,17 @@ TEST(BenchPresets, SkinnyHasOneDimensionOf16AndTwoLarge) {
   }
 }
 
+TEST(BenchPresets, GemvHasOneDimensionOf1AndTwoLarge) {
+  const auto s = preset("gemv", {64, 8192});
+  EXPECT_EQ(s.size(), 8u);  // L = 1024 ... 8192, for m = 1 and for n = 1
+  for (const auto& x : s) {
+    EXPECT_TRUE((x.m == 1 && x.n == x.k) || (x.n == 1 && x.m == x.k)) << x.label();
+    EXPECT_GE(x.k, 1024u);
+    EXPECT_LE(x.k, 8192u);
+    EXPECT_EQ(x.group, x.m == 1 ? "gemv m=1" : "gemv n=1");
+  }
+}
+
 TEST(BenchPresets, RectIsNonSquareWithTheWorkOfACube) {
   const auto s = preset("rect", {64, 4096});
   ASSERT_FALSE(s.empty());

@@ -152,12 +152,18 @@ TEST_P(PrecisionSweep, MatchesAFloat64ReferenceOnEveryPath) {
           // a column-major B not transposed, which becomes it), and few columns.
           const bool tall_reads = (layout == Layout::RowMajor ? ta == Transpose::No : tb == Transpose::No) &&
                                   (layout == Layout::RowMajor ? s.n : s.m) <= 16;
+          // The wide kernel streams op(B) along its rows under few rows of C (B not transposed in
+          // row-major terms), or A under few columns (A transposed); column-major swaps the roles.
+          const bool row = layout == Layout::RowMajor;
+          const bool wide_reads = row ? (s.m <= 16 && tb == Transpose::No) || (s.n <= 16 && ta == Transpose::Yes)
+                                      : (s.n <= 16 && ta == Transpose::No) || (s.m <= 16 && tb == Transpose::Yes);
           std::vector<GemmPath> paths = {GemmPath::Auto, GemmPath::Direct};
           // The packed path on two shapes: every case there builds its own packs and kernel (the
           // random leading dimensions and offsets change which operands go in vectors), which is
           // most of the sweep's time with a cold program cache.
           if (s.m == 7 || s.m == 129) paths.push_back(GemmPath::Packed);
           if (tall_reads) paths.push_back(GemmPath::Tall);
+          if (wide_reads) paths.push_back(GemmPath::Wide);
           for (const GemmPath path : paths) {
             const std::string failure = run_case(combo, cs, path, rng);
             EXPECT_EQ(failure, "") << data_type_name(combo.in) << " -> " << data_type_name(combo.out) << ", path "

@@ -52,6 +52,10 @@ enum class GemmPath {
            // 16 rows and B not transposed); one kernel that streams the large operand in place along k
   Tensor,  // NVIDIA tensor cores (sm_80+) for GemmOptions::math Tf32x3 or Tf32: pack op(A) (transposed)
            // and op(B) into padded temporaries unless already whole tiles, then the xmma kernel
+  Wide,    // row-major: C with at most 16 rows and B not transposed, or at most 16 columns and A
+           // transposed (column-major: the same with rows and columns, A and B swapped), as in GEMV;
+           // one kernel that streams the large operand in place along its rows, K in slices whose
+           // sums a second kernel adds in a fixed order (the same bits on every run)
 };
 
 // The arithmetic of the products (GemmOptions::math).

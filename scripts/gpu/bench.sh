@@ -22,6 +22,10 @@ REPEAT=${REPEAT:-10}
 WARMUP=${WARMUP:-1}
 TIME_LIMIT=${TIME_LIMIT:-15}
 PRECISION=${PRECISION:-f32}  # clgemm bench --precision: f32, f64, f16, bf16, f16-f32, bf16-f32
+# More options for clgemm bench (ARGS="--transa t --layout col"), and TAG, a word added to the
+# files' names to tell such runs apart.
+ARGS=${ARGS:-}
+TAG=${TAG:-}
 mkdir -p "$OUT" /etc/OpenCL/vendors
 # Only PoCL is registered on that image; the NVIDIA driver's ICD library is present but unlisted.
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
@@ -62,10 +66,10 @@ status=0
 name_of() { if [ ${#1} -le 40 ]; then echo "${1//,/_}"; else echo "list-$(echo "$1" | cksum | cut -d' ' -f1)"; fi; }
 for preset in $PRESETS; do
   echo "=== $preset (up to $MAX)"
-  name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")
+  name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")${TAG:+_$TAG}
   start=$SECONDS
   $BIN/clgemm bench --sizes "$preset" --max-size "$MAX" --impl "$IMPL" --precision "$PRECISION" \
-    --repeat "$REPEAT" --warmup "$WARMUP" --time-limit "$TIME_LIMIT" \
+    --repeat "$REPEAT" --warmup "$WARMUP" --time-limit "$TIME_LIMIT" $ARGS \
     --save "$OUT/bench_$name.json" --csv "$OUT/bench_$name.csv" --plot "$OUT/bench_$name.png" \
     > "$OUT/bench_$name.txt" 2> >(tee "$OUT/bench_${name}_log.txt" >&2)
   rc=$?
@@ -75,7 +79,7 @@ done
 # The short tables last: clgemm against the best FP32 peer at every shape.
 for preset in $PRESETS; do
   echo
-  name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")
+  name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")${TAG:+_$TAG}
   echo "=== $preset: clgemm against the best peer (full table: $OUT/bench_$name.txt)"
   sed -n '/^clgemm against the fastest/,$p' "$OUT/bench_$name.txt"
 done

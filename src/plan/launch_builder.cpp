@@ -1,4 +1,4 @@
-// launch_builder.cpp — the commands of the direct, tall, packed and tensor paths and of the
+// launch_builder.cpp — the commands of the direct, tall, wide, packed and tensor paths and of the
 // beta-only scaling.
 #include "plan/launch_builder.hpp"
 
@@ -7,10 +7,12 @@
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/direct_kernel.hpp"
 #include "kernels/gemm/tall_kernel.hpp"
+#include "kernels/gemm/wide_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "kernels/util/prepare_operand.hpp"
+#include "plan/wide_form.hpp"
 
 #include <algorithm>
 
@@ -182,6 +184,73 @@ void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     c.global = {groups * threads, s.count, 1};
     c.local = {threads, 1, 1};
     b.add(std::move(c));
+  }
+}
+
+// The wide kernel streams the large operand G along its rows (plan/wide_form.hpp says which one
+// it is). Where K is cut into slices, each slice's sums go to a temporary and gemm_wide_sum adds
+// them up in slice order.
+void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, const GemmPlan& plan) {
+  const std::optional<WideForm> form = wide_form(call);
+  if (!form) throw Error(Status::InternalError, "the wide kernel was planned for a call it cannot read in place");
+  const KernelParams& ps = plan.params;
+  const DataType compute = compute_type(call.type);
+  const std::vector<std::string> sources = {"common/vectors.cl", "common/batch.cl", "gemm/wide.cl"};
+  for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
+    const RowMajorGemm& g = piece.g;
+    const BatchSpec& s = piece.s;
+    // G, S and C in the kernel's terms: G(k, l) = G[k·ldg + l], S(p, k) = S[p·s_ps + k·s_ks],
+    // out(p, l) = C[p·c_ps + l·c_ls].
+    const bool g_is_b = form->g_is_b;
+    const MatrixRef& gm = g_is_b ? g.b : g.a;
+    const MatrixRef& sm = g_is_b ? g.a : g.b;
+    const size_t g_stride = g_is_b ? s.b_stride : s.a_stride, s_stride = g_is_b ? s.a_stride : s.b_stride;
+    const std::vector<size_t>& g_offsets = g_is_b ? s.b_offsets : s.a_offsets;
+    // S is op(A) (p = i) or op(B)ᵀ (p = j); it runs along k where A is not transposed, or B is.
+    const bool s_along_k = g_is_b ? !g.trans_a : g.trans_b;
+    const int64_t s_ps = s_along_k ? int64_t(sm.ld) : 1, s_ks = s_along_k ? 1 : int64_t(sm.ld);
+    const int64_t c_ps = g_is_b ? int64_t(g.c.ld) : 1, c_ls = g_is_b ? 1 : int64_t(g.c.ld);
+    const bool g_vec = aligned_to(gm.ld, gm.offset, g_stride, g_offsets, 4);
+    const WideSlices cut = wide_slices(b.device(), ps, form->l, g.k, s.count);
+    const auto [scalars, offsets] = b.batch_arrays(s);
+    const std::string options = build_options(ps) + storage_options(g.type, g.c_type) + flag("G_VEC", g_vec) +
+                                flag("G_IS_B", g_is_b) + flag("BATCH_ARRAYS", s.arrays);
+    Arg ws = Arg::mem(BufferRole::None);
+    if (cut.slices > 1)
+      ws = Arg::mem(BufferRole::Temporary,
+                    b.temporary("wide partial sums",
+                                s.count * cut.slices * size_t(p(ps, "PB")) * form->l * data_type_bytes(compute)));
+    Command c;
+    c.what = cut.slices > 1 ? "wide, " + std::to_string(cut.slices) + " slices of K" : "wide";
+    c.sources = sources;
+    c.entry = "gemm_wide";
+    c.options = options;
+    c.args = {Arg::i32(int64_t(form->p)), Arg::i32(int64_t(form->l)), Arg::i32(int64_t(g.k)),
+              Arg::real(g.alpha, compute), Arg::real(g.beta, compute),
+              Arg::mem(g_is_b ? BufferRole::B : BufferRole::A), Arg::u64(gm.offset), Arg::i32(int64_t(gm.ld)),
+              Arg::u64(g_stride),
+              Arg::mem(g_is_b ? BufferRole::A : BufferRole::B), Arg::u64(sm.offset), Arg::i32(s_ps), Arg::i32(s_ks),
+              Arg::u64(s_stride),
+              Arg::mem(BufferRole::C), Arg::u64(g.c.offset), Arg::i32(c_ps), Arg::i32(c_ls), Arg::u64(s.c_stride),
+              Arg::i32(int64_t(cut.k_slice)), ws, scalars, offsets};
+    const size_t threads = wide_threads(ps), l_groups = (form->l + wide_columns(ps) - 1) / wide_columns(ps);
+    c.dims = 3;
+    c.global = {l_groups * threads, cut.slices, s.count};
+    c.local = {threads, 1, 1};
+    b.add(std::move(c));
+    if (cut.slices == 1) continue;
+    Command sum;
+    sum.what = "add up the wide kernel's slices";
+    sum.sources = sources;
+    sum.entry = "gemm_wide_sum";
+    sum.options = options;
+    sum.args = {Arg::i32(int64_t(form->p)), Arg::i32(int64_t(form->l)), Arg::i32(int64_t(cut.slices)),
+                Arg::real(g.alpha, compute), Arg::real(g.beta, compute), ws, Arg::mem(BufferRole::C),
+                Arg::u64(g.c.offset), Arg::i32(c_ps), Arg::i32(c_ls), Arg::u64(s.c_stride), scalars, offsets};
+    sum.dims = 3;
+    sum.global = {round_up(form->l, kScaleX), round_up(form->p, kScaleY), s.count};
+    sum.local = {kScaleX, kScaleY, 1};
+    b.add(std::move(sum));
   }
 }
 
@@ -433,6 +502,7 @@ LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPar
     Builder b(device, plan, i, part.g.type);
     switch (part.plan.path) {
       case GemmPath::Tall: add_tall(b, part.g, part.batch, part.plan); break;
+      case GemmPath::Wide: add_wide(b, part.g, part.batch, part.plan); break;
       case GemmPath::Packed: add_packed(b, part.g, part.batch, part.plan); break;
       case GemmPath::Tensor: add_tensor(b, part.g, part.batch, part.plan); break;
       default: add_direct(b, part.g, part.batch, part.plan); break;

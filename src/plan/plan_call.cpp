@@ -1,10 +1,16 @@
-// plan_call.cpp — a call's parts: the edge split and the tall kernel's layout rule applied to the
-// plan of its shape.
+// plan_call.cpp — a call's parts: the wide kernel where the call's layout suits it, else the edge
+// split and the tall kernel's layout rule applied to the plan of its shape.
 #include "plan/plan_call.hpp"
 
 #include <clgemm/error.hpp>
 
+#include "kernels/gemm/tall_kernel.hpp"
+#include "kernels/gemm/wide_kernel.hpp"
+#include "kernels/precision.hpp"
 #include "plan/edge_split.hpp"
+#include "plan/wide_form.hpp"
+
+#include <string>
 
 namespace clgemm::detail {
 
@@ -22,10 +28,43 @@ GemmPlan fit_to_layout(const DeviceInfo& device, const RowMajorGemm& g, GemmPlan
   return plan_without_tall(device, g.m, g.n, g.k, options, g.type);
 }
 
+// The wide kernel's plan, where the call's layout gives it a large operand it can stream along
+// its rows (wide_form) and it pays, or where the caller forces it. A call that the tall kernel
+// takes as well (few columns, A not transposed) stays with the tall kernel when that pays.
+std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& g, const GemmOptions& options) {
+  const std::optional<WideForm> form = wide_form(g);
+  if (options.force_path == GemmPath::Wide) {
+    if (!form)
+      throw Error(Status::InvalidArgument,
+                  "the wide path streams the large operand along its rows: it needs (row-major) C with at most " +
+                      std::to_string(kWideMaxP) + " rows and B not transposed, or at most " +
+                      std::to_string(kWideMaxP) + " columns and A transposed; this call is " + std::to_string(g.m) +
+                      "x" + std::to_string(g.n) + (g.trans_a ? ", A transposed" : "") +
+                      (g.trans_b ? ", B transposed" : ""));
+  } else {
+    if (options.force_path != GemmPath::Auto || !options.force_params.empty() || !form ||
+        !wide_pays(device, form->p, form->l, g.k))
+      return std::nullopt;
+    if (!g.trans_a && g.n <= kTallMaxN && tall_pays(device, g.m, g.n, g.k)) return std::nullopt;
+  }
+  GemmPlan plan;
+  plan.path = GemmPath::Wide;
+  plan.params = wide_params(device, form->p, options.force_params, precision_bits(g.type));
+  plan.source = options.force_params.empty() ? "the wide kernel's defaults" : "the caller's overrides of the wide kernel's parameters";
+  plan.reason = options.force_path == GemmPath::Wide
+                    ? "forced by the caller"
+                    : form->g_is_b ? "C has at most " + std::to_string(kWideMaxP) +
+                                         " rows and B is not transposed: B is read once, in place, along its rows"
+                                   : "C has at most " + std::to_string(kWideMaxP) +
+                                         " columns and A is transposed: A is read once, in place, along its rows";
+  return plan;
+}
+
 }  // namespace
 
 std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g, const BatchSpec& batch,
                                  const GemmOptions& options) {
+  if (std::optional<GemmPlan> wide = plan_wide(device, g, options)) return {{g, batch, *wide}};
   const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options, g.type);
   if (plan.interior_m == 0) return {{g, batch, fit_to_layout(device, g, plan, options)}};
   const Interior in{plan.interior_m, plan.interior_n};

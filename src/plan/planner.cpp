@@ -322,6 +322,9 @@ std::string GemmPlan::describe() const {
        << ", on packed operands (";
   else if (path == GemmPath::Packed)
     os << "packed: xgemm kernel on packed operands (";
+  else if (path == GemmPath::Wide)
+    os << "wide: one kernel that streams the large operand in place along its rows, the short one from the "
+          "caches (";
   else
     os << "direct: one guarded kernel, operands read in place (";
   os << detail::build_options(params) << "); parameters from " << source << "; " << reason;
@@ -363,6 +366,10 @@ GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t 
 }  // namespace detail
 
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type) {
+  if (o.force_path == GemmPath::Wide)
+    throw Error(Status::InvalidArgument,
+                "the wide path depends on which operand is transposed, which a shape alone does not say: plan the "
+                "call (plan_call) instead");
   if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o, type);
   if (auto cached = detail::plan_cache().find(device, m, n, k, o, type)) return *cached;
   const uint64_t generation = detail::user_database_generation();

@@ -29,7 +29,11 @@ struct PlanOptions {
 using Clock = std::chrono::steady_clock;
 
 const char* path_name(GemmPath p) {
-  return p == GemmPath::Packed ? "packed" : p == GemmPath::Tall ? "tall" : p == GemmPath::Tensor ? "tensor" : "direct";
+  return p == GemmPath::Packed   ? "packed"
+         : p == GemmPath::Tall   ? "tall"
+         : p == GemmPath::Tensor ? "tensor"
+         : p == GemmPath::Wide   ? "wide"
+                                 : "direct";
 }
 
 // `count` random values in [-1, 1) from `seed`, stored as `type`.
@@ -99,6 +103,7 @@ void run_plan(const PlanOptions& o) {
                   : o.path == "packed" ? GemmPath::Packed
                   : o.path == "tall"   ? GemmPath::Tall
                   : o.path == "tensor" ? GemmPath::Tensor
+                  : o.path == "wide"   ? GemmPath::Wide
                                        : GemmPath::Auto;
   go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
   go.force_edge_split = edges_toggle(o.edges);
@@ -161,8 +166,8 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--k", o->k, "columns of op(A), rows of op(B)")->required()->check(kPositiveSize);
   cmd->add_option("--path", o->path,
                   "force a path: auto, direct, packed, tall (C of at most 16 columns; `plan` assumes row-major A and B, "
-                  "not transposed) or tensor (with --math 3xtf32 or tf32)")
-      ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor"}));
+                  "not transposed), wide (C of at most 16 rows) or tensor (with --math 3xtf32 or tf32)")
+      ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor", "wide"}));
   cmd->add_option("--math", o->math,
                   "arithmetic: fp32 (default), 3xtf32 (tensor cores at float32 accuracy) or tf32 (tensor cores, "
                   "inputs rounded to TF32); the tensor ones on NVIDIA GPUs of sm_80 and newer, fp32 elsewhere")

@@ -1,0 +1,80 @@
+// wide_kernel.cpp — when the wide kernel runs, and its parameters.
+#include "kernels/gemm/wide_kernel.hpp"
+
+#include <clgemm/error.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace clgemm::detail {
+
+namespace {
+
+constexpr size_t kWideMinColumns = 64;
+constexpr size_t kWideMinElements = size_t(1) << 14;
+constexpr size_t kGroupsPerUnit = 8;
+
+long param(const KernelParams& ps, const char* name) { return ps.at(name); }
+
+}  // namespace
+
+bool wide_pays(const DeviceInfo&, size_t p, size_t l, size_t k) {
+  return p >= 1 && p <= kWideAutoMaxP && l >= kWideMinColumns && k >= 1 && l * k >= kWideMinElements;
+}
+
+KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams& overrides, long precision) {
+  if (p > kWideMaxP)
+    throw Error(Status::InvalidArgument, "the wide path takes at most " + std::to_string(kWideMaxP) +
+                                             " rows of the short operand; this call has " + std::to_string(p));
+  long pb = 1;
+  while (size_t(pb) < p) pb *= 2;
+  // 64 work-items along l read 1 KiB of each row of float (2 of double) per step, a whole number
+  // of 128-byte lines; four k-lanes make groups of 256.
+  KernelParams ps = {{"PB", pb}, {"WL", 64}, {"KL", 4}};
+  for (const auto& [name, value] : overrides) {
+    if (!ps.count(name))
+      throw Error(Status::InvalidArgument, "the wide kernel has no parameter " + name + " (PB, WL, KL)");
+    ps[name] = value;
+  }
+  const long pb_set = param(ps, "PB"), wl = param(ps, "WL"), kl = param(ps, "KL");
+  if (pb_set < long(p) || pb_set > long(kWideMaxP) || (pb_set & (pb_set - 1)) != 0)
+    throw Error(Status::InvalidArgument, "wide kernel: PB = " + std::to_string(pb_set) +
+                                             " must be a power of two from p = " + std::to_string(p) + " to " +
+                                             std::to_string(kWideMaxP));
+  if (wl < 1 || kl < 1 || kl > 16)
+    throw Error(Status::InvalidArgument, "wide kernel: WL must be positive and KL from 1 to 16");
+  const size_t threads = size_t(wl) * size_t(kl);
+  if (threads > device.max_work_group_size)
+    throw Error(Status::InvalidArgument, "wide kernel: WL·KL = " + std::to_string(threads) +
+                                             " work-items per group exceed the device's " +
+                                             std::to_string(device.max_work_group_size));
+  // In wide.cl: part[KL][RC][WL] of real4 (RC = min(PB, 4)) and s_tile[PB][16·KL] of real.
+  const size_t element = size_t(precision / 8);
+  const size_t local_bytes = (kl > 1 ? threads * size_t(std::min(pb_set, 4L)) * 4 * element : 0) +
+                             size_t(pb_set) * 16 * size_t(kl) * element;
+  if (device.local_mem_bytes > 0 && local_bytes > device.local_mem_bytes)
+    throw Error(Status::InvalidArgument, "wide kernel: WL·KL = " + std::to_string(threads) + " needs " +
+                                             std::to_string(local_bytes) + " bytes of local memory; the device has " +
+                                             std::to_string(device.local_mem_bytes));
+  ps["PRECISION"] = precision;
+  return ps;
+}
+
+size_t wide_threads(const KernelParams& ps) { return size_t(param(ps, "WL") * param(ps, "KL")); }
+size_t wide_columns(const KernelParams& ps) { return size_t(param(ps, "WL")) * 4; }
+
+WideSlices wide_slices(const DeviceInfo& device, const KernelParams& ps, size_t l, size_t k, size_t items) {
+  const size_t quad = 4 * size_t(param(ps, "KL"));
+  const size_t l_groups = (l + wide_columns(ps) - 1) / wide_columns(ps);
+  const size_t target = kGroupsPerUnit * std::max(1u, device.compute_units);
+  const size_t busy = l_groups * std::max<size_t>(1, items);
+  size_t slices = busy >= target ? 1 : (target + busy - 1) / busy;
+  slices = std::max<size_t>(1, std::min(slices, k / (4 * quad)));  // at least four quads per lane
+  WideSlices out;
+  out.k_slice = (k + slices - 1) / slices;
+  out.k_slice = (out.k_slice + quad - 1) / quad * quad;
+  out.slices = (k + out.k_slice - 1) / out.k_slice;
+  return out;
+}
+
+}  // namespace clgemm::detail
