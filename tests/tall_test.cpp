@@ -51,6 +51,73 @@ TEST(TallPath, ForcedMatchesOpenBlasOnEveryReadableLayout) {
           }
 }
 
+// A C of few rows whose B is stored with its rows along k (row-major B transposed; column-major:
+// few columns and A transposed) runs reversed, Cᵀ = op(B)ᵀ·op(A)ᵀ, with C written transposed:
+// forced, and by the planner on PoCL, where the tall kernel pays at any size.
+TEST(TallPath, ReversedCallsMatchOpenBlas) {
+  const Readable reversed[] = {{Layout::RowMajor, Transpose::No, Transpose::Yes},
+                               {Layout::RowMajor, Transpose::Yes, Transpose::Yes},
+                               {Layout::ColMajor, Transpose::Yes, Transpose::No},
+                               {Layout::ColMajor, Transpose::Yes, Transpose::Yes}};
+  const std::tuple<size_t, size_t, size_t> shapes[] = {{1, 1, 1}, {3, 70, 5}, {16, 129, 1000}, {1, 1030, 67}};
+  for (const Readable& r : reversed)
+    for (const auto& [few, many, k] : shapes)
+      for (const GemmOptions& o : {forced_tall(), GemmOptions{}}) {
+        const bool row = r.layout == Layout::RowMajor;
+        run_case({r.layout, r.ta, r.tb, row ? few : many, row ? many : few, k, 3, 13, -1.5f, 0.5f}, o);
+        if (HasFatalFailure()) return;
+      }
+}
+
+// A reversed batch: A's and B's strides trade places with the operands.
+TEST(TallPath, ReversedStridedBatch) {
+  Context& ctx = shared_context();
+  const size_t m = 3, n = 40, k = 33, items = 3;
+  const size_t sa = m * k + 5, sb = n * k + 2, sc = m * n + 11;
+  std::vector<float> a(items * sa), bt(items * sb), c(items * sc);
+  cpu::fill_random(a, fresh_seed());
+  cpu::fill_random(bt, fresh_seed());
+  cpu::fill_random(c, fresh_seed());
+  cl::Buffer da = upload(ctx, a), db = upload(ctx, bt), dc = upload(ctx, c);
+  GemmCall call = row_major_call(m, n, k, 0.5f, -2.0f, da(), db(), dc());
+  call.b_transpose = Transpose::Yes;
+  call.b.ld = k;
+  cl_event ev = nullptr;
+  gemm_strided_batched(call, sa, sb, sc, items, ctx.queue()(), &ev, forced_tall());
+  wait_and_release(ev);
+  const auto got = download(ctx, dc, c.size());
+  for (size_t i = 0; i < items; ++i) {
+    std::vector<float> b(k * n);  // op(B) of item i, k×n
+    for (size_t p = 0; p < k; ++p)
+      for (size_t j = 0; j < n; ++j) b[p * n + j] = bt[i * sb + j * k + p];
+    const std::vector<float> part(got.begin() + i * sc, got.begin() + i * sc + m * n);
+    EXPECT_TRUE(matches_reference(part, reference_gemm(m, n, k, 0.5f, &a[i * sa], b.data(), -2.0f, &c[i * sc]), k, 0))
+        << "item " << i;
+    for (size_t j = i * sc + m * n; j < (i + 1) * sc; ++j) ASSERT_EQ(got[j], c[j]) << "gap between items written";
+  }
+}
+
+TEST(TallPath, PlannerRunsFewRowsWithBAlongKReversed) {
+  const DeviceInfo h200 = fake_h200();
+  Context& ctx = shared_context();
+  cl::Buffer a = ctx.buffer(4), b = ctx.buffer(4), c = ctx.buffer(4);
+  GemmCall gemv = row_major_call(1, 8192, 8192, 1.0f, 0.0f, a(), b(), c());
+  gemv.b_transpose = Transpose::Yes;
+  gemv.b.ld = 8192;
+  const CallPlan plan = plan_call(h200, gemv);
+  ASSERT_EQ(plan.parts.size(), 1u);
+  EXPECT_EQ(plan.parts[0].plan.path, GemmPath::Tall);
+  EXPECT_EQ(plan.parts[0].rows, 1u) << "the part is described in the caller's terms";
+  EXPECT_EQ(plan.parts[0].cols, 8192u);
+  EXPECT_NE(plan.parts[0].plan.reason.find("reversed"), std::string::npos) << plan.parts[0].plan.reason;
+  EXPECT_NE(plan.commands.at(0).options.find("-DC_T=1"), std::string::npos) << plan.commands.at(0).options;
+  // Too few columns of C to fill the GPU: not the tall kernel.
+  GemmCall narrow = gemv;
+  narrow.n = 512;
+  narrow.b.ld = 8192;
+  EXPECT_NE(plan_call(h200, narrow).parts.at(0).plan.path, GemmPath::Tall);
+}
+
 TEST(TallPath, EveryParameterSetMatches) {
   // Widths 4, 8 and 16 with few and many rows per row group, one and several row groups, 32 to
   // 256 work-items sharing k, and an NB wider than n (B then read element by element). k = 70

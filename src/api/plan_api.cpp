@@ -31,10 +31,12 @@ CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOpt
   } else {
     const std::vector<detail::GemmPart> parts = detail::plan_parts(device, g, spec, detail::with_compute(call, options));
     // The parts' blocks in the caller's terms: a column-major C is the transpose of the row-major
-    // one the planner sees.
-    for (const auto& p : parts)
-      out.parts.push_back(col ? PlannedPart{p.col0, p.g.n, p.row0, p.g.m, p.plan}
-                              : PlannedPart{p.row0, p.g.m, p.col0, p.g.n, p.plan});
+    // one the planner sees, and so is the C of a part run reversed (c_trans).
+    for (const auto& p : parts) {
+      const size_t rows = p.g.c_trans ? p.g.n : p.g.m, cols = p.g.c_trans ? p.g.m : p.g.n;
+      out.parts.push_back(col ? PlannedPart{p.col0, cols, p.row0, rows, p.plan}
+                              : PlannedPart{p.row0, rows, p.col0, cols, p.plan});
+    }
     launch = detail::build_launch_plan(device, parts);
   }
   for (const auto& c : launch.commands)

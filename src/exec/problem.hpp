@@ -18,6 +18,10 @@ struct RowMajorGemm {
   MatrixRef a, b, c;
   DataType type = DataType::F32;    // of A and B; the compute type follows (kernels/precision.hpp)
   DataType c_type = DataType::F32;
+  // C stored transposed: element (i, j) at c[j·ld + i]. Only the tall kernel's reversed calls
+  // (plan/plan_call.cpp) set it; their a and b are the caller's B and A, whose buffers keep their
+  // roles (BufferRole::B and A).
+  bool c_trans = false;
 };
 
 // Which GEMMs of a batch to run: a count with fixed strides, or explicit per-batch arrays (in

@@ -171,10 +171,14 @@ void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall.cl"};
     c.entry = "gemm_tall";
     c.options = build_options(ps) + storage_options(g.type, g.c_type) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) +
-                flag("B_KVEC", b_kvec) + flag("B_ROWS", b_rows) + flag("BATCH_ARRAYS", s.arrays);
+                flag("B_KVEC", b_kvec) + flag("B_ROWS", b_rows) + flag("C_T", g.c_trans) +
+                flag("BATCH_ARRAYS", s.arrays);
     c.args = shape_args(g);
-    c.args.insert(c.args.end(), {Arg::mem(BufferRole::A), Arg::u64(g.a.offset), Arg::i32(int64_t(g.a.ld)),
-                                 Arg::u64(s.a_stride), Arg::mem(BufferRole::B), Arg::u64(g.b.offset), Arg::i32(b_ks),
+    // A call run reversed (c_trans) has the call's B in A's place and its A in B's: the buffers
+    // are bound by role, so the roles trade places too.
+    const BufferRole a_role = g.c_trans ? BufferRole::B : BufferRole::A, b_role = g.c_trans ? BufferRole::A : BufferRole::B;
+    c.args.insert(c.args.end(), {Arg::mem(a_role), Arg::u64(g.a.offset), Arg::i32(int64_t(g.a.ld)),
+                                 Arg::u64(s.a_stride), Arg::mem(b_role), Arg::u64(g.b.offset), Arg::i32(b_ks),
                                  Arg::i32(b_ns), Arg::u64(s.b_stride), Arg::mem(BufferRole::C), Arg::u64(g.c.offset),
                                  Arg::i32(int64_t(g.c.ld)), Arg::u64(s.c_stride)});
     const auto [scalars, offsets] = b.batch_arrays(s);
@@ -500,6 +504,8 @@ LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPar
   for (size_t i = 0; i < parts.size(); ++i) {
     const GemmPart& part = parts[i];
     Builder b(device, plan, i, part.g.type);
+    if (part.g.c_trans && part.plan.path != GemmPath::Tall)
+      throw Error(Status::InternalError, "a transposed C was planned for a kernel other than the tall one");
     switch (part.plan.path) {
       case GemmPath::Tall: add_tall(b, part.g, part.batch, part.plan); break;
       case GemmPath::Wide: add_wide(b, part.g, part.batch, part.plan); break;

@@ -1,5 +1,6 @@
-// plan_call.cpp — a call's parts: the wide kernel where the call's layout suits it, else the edge
-// split and the tall kernel's layout rule applied to the plan of its shape.
+// plan_call.cpp — a call's parts: the wide kernel or the tall kernel run reversed where the call's
+// layout suits them, else the edge split and the tall kernel's layout rule applied to the plan of
+// its shape.
 #include "plan/plan_call.hpp"
 
 #include <clgemm/error.hpp>
@@ -11,6 +12,7 @@
 #include "plan/wide_form.hpp"
 
 #include <string>
+#include <utility>
 
 namespace clgemm::detail {
 
@@ -60,11 +62,36 @@ std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& 
   return plan;
 }
 
+// A C of few rows whose B is stored N×K (row-major B transposed) runs reversed on the tall kernel:
+// Cᵀ = op(B)ᵀ·op(A)ᵀ, where op(B)ᵀ is B as stored, rows contiguous along k, and Cᵀ is C written
+// transposed. The shape's plan says whether the tall kernel pays for it (or the caller forces it).
+std::optional<GemmPart> plan_reversed_tall(const DeviceInfo& device, const RowMajorGemm& g, const BatchSpec& batch,
+                                           const GemmOptions& options) {
+  if (!g.trans_b || g.m > kTallMaxN || g.c_trans) return std::nullopt;
+  const bool forced = options.force_path == GemmPath::Tall;
+  if (!forced && (options.force_path != GemmPath::Auto || !options.force_params.empty())) return std::nullopt;
+  if (!g.trans_a && g.n <= kTallMaxN) return std::nullopt;  // the tall kernel reads it as it is
+  const GemmPlan plan = plan_gemm(device, g.n, g.m, g.k, options, g.type);
+  if (plan.path != GemmPath::Tall) return std::nullopt;
+  GemmPart part{g, batch, plan};
+  RowMajorGemm& r = part.g;
+  r.m = g.n, r.n = g.m;
+  r.a = g.b, r.b = g.a;
+  r.trans_a = false, r.trans_b = !g.trans_a;
+  r.c_trans = true;
+  std::swap(part.batch.a_stride, part.batch.b_stride);
+  std::swap(part.batch.a_offsets, part.batch.b_offsets);
+  part.plan.reason += "; run reversed, Cᵀ = op(B)ᵀ·op(A)ᵀ: C has at most " + std::to_string(kTallMaxN) +
+                      " rows and B is stored with its rows along k";
+  return part;
+}
+
 }  // namespace
 
 std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g, const BatchSpec& batch,
                                  const GemmOptions& options) {
   if (std::optional<GemmPlan> wide = plan_wide(device, g, options)) return {{g, batch, *wide}};
+  if (std::optional<GemmPart> reversed = plan_reversed_tall(device, g, batch, options)) return {*reversed};
   const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options, g.type);
   if (plan.interior_m == 0) return {{g, batch, fit_to_layout(device, g, plan, options)}};
   const Interior in{plan.interior_m, plan.interior_n};

@@ -17,7 +17,9 @@
 // Rows past M are read from row M-1 (so no load is out of bounds) and never written.
 //
 // Element (i, p) of A is A[i·lda + p]; element (p, j) of B is B[p·b_ks + j·b_ns]; element (i, j)
-// of C is C[i·ldc + j] (all after the offsets), so B may be stored either way.
+// of C is C[i·ldc + j], or C[j·ldc + i] with C_T (all after the offsets), so B and C may be stored
+// either way. C_T serves calls run reversed: Cᵀ = op(B)ᵀ·op(A)ᵀ for a C of few rows whose B is
+// stored N×K, rows contiguous along k.
 //   A_VEC: lda and A's offsets are multiples of 4: real4 loads (else vload4).
 //   B_VEC: b_ns = 1, N = NB, b_ks and B's offsets multiples of 4: real4 loads along B's rows.
 //   B_KVEC: b_ks = 1, b_ns and B's offsets multiples of 4: real4 loads along B's columns.
@@ -50,6 +52,9 @@
 #endif
 #ifndef B_ROWS
 #define B_ROWS 0
+#endif
+#ifndef C_T
+#define C_T 0
 #endif
 
 #ifndef LANES
@@ -178,7 +183,11 @@ void gemm_tall(const int M, const int N, const int K, real alpha, real beta,
     if (lane < WIDTH && v < VALUES && i < M && j < N) {
       real sum = ZERO;
       for (int l = 0; l < LANES; ++l) sum += part[group][l][lane];
+#if C_T
+      __global out_t* cij = Cb + (size_t)j * ldc + i;
+#else
       __global out_t* cij = Cb + (size_t)i * ldc + j;
+#endif
       // alpha == 0: the product does not count; beta == 0: C is not read (BLAS semantics).
       const real prod = SCALE(real, alpha, sum);
       STORE_OUT(cij, beta == ZERO ? prod : MULADD(beta, LOAD_OUT(cij), prod));
