@@ -156,15 +156,15 @@ TEST(WidePath, PlannerTakesShortSidesItCanStream) {
     return plan_call(h200, call).parts.at(0).plan.path;
   };
   const Transpose no = Transpose::No, yes = Transpose::Yes;
-  // GEMV both ways round and short sides up to 4.
+  // GEMV both ways round and short sides up to 8.
   EXPECT_EQ(path_of(1, 8192, 8192, no, no), GemmPath::Wide);
   EXPECT_EQ(path_of(1, 8192, 8192, yes, no), GemmPath::Wide);
-  EXPECT_EQ(path_of(4, 4096, 4096, no, no), GemmPath::Wide);
+  EXPECT_EQ(path_of(8, 4096, 4096, no, no), GemmPath::Wide);
   EXPECT_EQ(path_of(8192, 1, 8192, yes, no), GemmPath::Wide);
-  EXPECT_EQ(path_of(8192, 3, 8192, yes, yes), GemmPath::Wide);
-  // From 5 rows the tuned tiles of the packed path stay (forced, the wide kernel takes up to 16).
+  EXPECT_EQ(path_of(8192, 7, 8192, yes, yes), GemmPath::Wide);
+  // From 9 rows the tuned tiles of the packed path stay (forced, the wide kernel takes up to 16).
   EXPECT_NE(path_of(16, 4096, 4096, no, no), GemmPath::Wide);
-  EXPECT_NE(path_of(8192, 5, 8192, yes, yes), GemmPath::Wide);
+  EXPECT_NE(path_of(8192, 9, 8192, yes, yes), GemmPath::Wide);
   // The tall kernel keeps few columns with A not transposed; B transposed under few rows, and
   // more than 16 on the short side, go elsewhere; so does too little work.
   EXPECT_EQ(path_of(8192, 1, 8192, no, no), GemmPath::Tall);

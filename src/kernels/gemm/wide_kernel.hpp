@@ -13,10 +13,11 @@ namespace clgemm::detail {
 constexpr size_t kWideMaxP = 16;
 
 // The most rows of the short operand for which the planner picks the wide kernel by itself.
-// On the H200 the tuned xgemm entry for skinny shapes runs 16×4096×4096 at 12.2-12.5 TFLOP/s and
-// the wide kernel at 9.8; at 1 to 4 rows xgemm's 16-row tiles are mostly empty. Forced, the wide
-// kernel takes up to kWideMaxP.
-constexpr size_t kWideAutoMaxP = 4;
+// On the H200 (scripts/gpu/gemv.sh) the tuned xgemm entry for skinny shapes runs 16×4096×4096 at
+// 12.7 TFLOP/s and the wide kernel at 9.8, while at 8 rows xgemm's 16-row tiles are half empty:
+// 4096×8×4096 with A transposed 4.7 TFLOP/s on xgemm, 6.3 on the wide kernel (8×4096×4096, B as
+// stored: 5.8 and 6.0). Forced, the wide kernel takes up to kWideMaxP.
+constexpr size_t kWideAutoMaxP = 8;
 
 // Whether the planner runs a product of p short rows against a large operand of k rows and l
 // columns on the wide kernel, where the large operand's rows are contiguous along l
