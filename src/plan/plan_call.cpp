@@ -52,12 +52,13 @@ std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& 
   GemmPlan plan;
   plan.path = GemmPath::Wide;
   plan.params = wide_params(device, form->p, options.force_params, precision_bits(g.type));
-  plan.source = options.force_params.empty() ? "the wide kernel's defaults" : "the caller's overrides of the wide kernel's parameters";
+  plan.source = options.force_params.empty() ? "the wide kernel's defaults"
+                                             : "the caller's overrides of the wide kernel's parameters";
   plan.reason = options.force_path == GemmPath::Wide
                     ? "forced by the caller"
-                    : form->g_is_b ? "C has at most " + std::to_string(kWideMaxP) +
+                    : form->g_is_b ? "C has at most " + std::to_string(kWideAutoMaxP) +
                                          " rows and B is not transposed: B is read once, in place, along its rows"
-                                   : "C has at most " + std::to_string(kWideMaxP) +
+                                   : "C has at most " + std::to_string(kWideAutoMaxP) +
                                          " columns and A is transposed: A is read once, in place, along its rows";
   return plan;
 }

@@ -12,9 +12,10 @@
 // calls still fill the device. S goes through local memory in chunks of CH k, copied by the whole
 // work-group, so that the loop reads it from there whichever way it is stored (read from global
 // memory, a row of S per load along k ran at half speed on the H200: 16×4096×4096 at 4.4
-// TFLOP/s against 9.0 with S the other way round). The lanes add up their sums through local memory; a call of one
-// slice then writes C, a call of several writes each slice's sums to a workspace and gemm_wide_sum
-// adds them up in slice order, so that the result is the same bits on every run.
+// TFLOP/s against 9.0 with S the other way round). The lanes add up their sums through local
+// memory; a call of one slice then writes C, a call of several writes each slice's sums to a
+// workspace and gemm_wide_sum adds them up in slice order, so that the result is the same bits on
+// every run.
 //
 // Element (p, l) of out is C[p·c_ps + l·c_ls], element (p, k) of S is S[p·s_ps + k·s_ks] and
 // element (k, l) of G is G[k·ldg + l], all after the offsets.
@@ -48,7 +49,7 @@
 #endif
 #define RC (PB < 4 ? PB : 4)  // rows of S whose lane sums go through local memory at once
 #if PB % RC != 0
-#error "PB must be a power of two"
+#error "PB above 4 must be a multiple of 4"
 #endif
 
 // The item's offsets: G, S and C in the call's A, B and C places.
