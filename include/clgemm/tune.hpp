@@ -40,7 +40,7 @@ struct TuningRequest {
   bool tensor = false;  // tune the tensor path (3xTF32, NVIDIA sm_80+; classes mid and large) instead
   // The calls the entries serve: candidates are checked and timed with A, B and C of this type
   // (f16 and bf16 reach the packed kernel widened to float32 while packing; f64 candidates are
-  // double-precision kernels, without the cp.async pipeline), and the entries carry it. A session
+  // double-precision kernels), and the entries carry it. A session
   // replaces only the entries of its own precision. The tensor path takes f32 only.
   DataType precision = DataType::F32;
 };
