@@ -15,13 +15,6 @@
 namespace clgemm::test {
 namespace {
 
-GemmOptions forced_tall(KernelParams params = {}) {
-  GemmOptions o;
-  o.force_path = GemmPath::Tall;
-  o.force_params = std::move(params);
-  return o;
-}
-
 // The layouts and transposes whose op(A) the tall kernel reads in place: in row-major terms A
 // not transposed. A column-major call is the row-major C^T = op(B)^T·op(A)^T, so there the
 // caller's B plays A (not transposed), and C's few columns are the caller's few rows.
@@ -46,7 +39,7 @@ TEST(TallPath, ForcedMatchesOpenBlasOnEveryReadableLayout) {
           for (const auto& [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{-1.5f, 0.5f}}) {
             const bool row = r.layout == Layout::RowMajor;
             run_case({r.layout, r.ta, r.tb, row ? many : few, row ? few : many, k, pad, offset, alpha, beta},
-                     forced_tall());
+                     forced(GemmPath::Tall));
             if (HasFatalFailure()) return;
           }
 }
@@ -62,7 +55,7 @@ TEST(TallPath, ReversedCallsMatchOpenBlas) {
   const std::tuple<size_t, size_t, size_t> shapes[] = {{1, 1, 1}, {3, 70, 5}, {16, 129, 1000}, {1, 1030, 67}};
   for (const Readable& r : reversed)
     for (const auto& [few, many, k] : shapes)
-      for (const GemmOptions& o : {forced_tall(), GemmOptions{}}) {
+      for (const GemmOptions& o : {forced(GemmPath::Tall), GemmOptions{}}) {
         const bool row = r.layout == Layout::RowMajor;
         run_case({r.layout, r.ta, r.tb, row ? few : many, row ? many : few, k, 3, 13, -1.5f, 0.5f}, o);
         if (HasFatalFailure()) return;
@@ -83,7 +76,7 @@ TEST(TallPath, ReversedStridedBatch) {
   call.b_transpose = Transpose::Yes;
   call.b.ld = k;
   cl_event ev = nullptr;
-  gemm_strided_batched(call, sa, sb, sc, items, ctx.queue()(), &ev, forced_tall());
+  gemm_strided_batched(call, sa, sb, sc, items, ctx.queue()(), &ev, forced(GemmPath::Tall));
   wait_and_release(ev);
   const auto got = download(ctx, dc, c.size());
   for (size_t i = 0; i < items; ++i) {
@@ -131,22 +124,15 @@ TEST(TallPath, EveryParameterSetMatches) {
   for (const KernelParams& ps : sets)
     for (size_t n : {1, 4})
       for (size_t k : {70, 1029}) {
-        run_case({Layout::RowMajor, Transpose::No, Transpose::No, 131, n, k, 1, 13, 2.0f, -1.0f}, forced_tall(ps));
+        run_case({Layout::RowMajor, Transpose::No, Transpose::No, 131, n, k, 1, 13, 2.0f, -1.0f},
+                 forced(GemmPath::Tall, ps));
         if (HasFatalFailure()) return;
       }
 }
 
-TEST(TallPath, BatchedAndStridedBatched) { check_batched_calls(70, 9, 33, forced_tall()); }
+TEST(TallPath, BatchedAndStridedBatched) { check_batched_calls(70, 9, 33, forced(GemmPath::Tall)); }
 
 TEST(TallPath, RefusesWhatItCannotRun) {
-  auto status_of = [](const GemmCall& call, const GemmOptions& o) {
-    try {
-      gemm(call, shared_context().queue()(), nullptr, o);
-    } catch (const Error& e) {
-      return e.status();
-    }
-    return Status::Success;
-  };
   Context& ctx = shared_context();
   cl::Buffer a = ctx.buffer(64 * 64 * 4), b = ctx.buffer(64 * 64 * 4), c = ctx.buffer(64 * 64 * 4);
   GemmCall call = row_major_call(64, 8, 64, 1.0f, 0.0f, a(), b(), c());
@@ -154,16 +140,16 @@ TEST(TallPath, RefusesWhatItCannotRun) {
   GemmCall strided = call;
   strided.a_transpose = Transpose::Yes;
   strided.a.ld = 64;
-  EXPECT_EQ(status_of(strided, forced_tall()), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(strided, forced(GemmPath::Tall)), Status::InvalidArgument);
   // More columns than it holds; parameters it does not have or cannot run.
   GemmCall wide = row_major_call(64, 17, 64, 1.0f, 0.0f, a(), b(), c());
-  EXPECT_EQ(status_of(wide, forced_tall()), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_tall({{"NB", 6}})), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_tall({{"NB", 16}, {"RW", 9}})), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_tall({{"TM", 16}})), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_tall({{"NB", 4}})), Status::InvalidArgument);  // n = 8 > NB
-  EXPECT_EQ(status_of(call, forced_tall({{"LANES", 48}})), Status::InvalidArgument);  // not whole warps
-  EXPECT_EQ(status_of(call, forced_tall({{"LANES", 512}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(wide, forced(GemmPath::Tall)), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Tall, {{"NB", 6}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Tall, {{"NB", 16}, {"RW", 9}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Tall, {{"TM", 16}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Tall, {{"NB", 4}})), Status::InvalidArgument);  // n = 8 > NB
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Tall, {{"LANES", 48}})), Status::InvalidArgument);  // not whole warps
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Tall, {{"LANES", 512}})), Status::InvalidArgument);
 }
 
 TEST(TallPath, PlannerTakesTallShapesOnGpusFromManyRowsAndOnCpus) {

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <utility>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -188,6 +189,22 @@ void wait_and_release(cl_event ev) {
   ASSERT_NE(ev, nullptr);
   ASSERT_EQ(clWaitForEvents(1, &ev), CL_SUCCESS);
   clReleaseEvent(ev);
+}
+
+GemmOptions forced(GemmPath path, KernelParams params) {
+  GemmOptions o;
+  o.force_path = path;
+  o.force_params = std::move(params);
+  return o;
+}
+
+Status gemm_status(const GemmCall& call, const GemmOptions& options) {
+  try {
+    gemm(call, shared_context().queue()(), nullptr, options);
+  } catch (const Error& e) {
+    return e.status();
+  }
+  return Status::Success;
 }
 
 void check_batched_calls(size_t m, size_t n, size_t k, const GemmOptions& options) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <clgemm/context.hpp>
+#include <clgemm/error.hpp>
 #include <clgemm/cpu.hpp>
 #include <clgemm/gemm.hpp>
 
@@ -125,6 +126,13 @@ GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, c
 
 // Waits for an event a call handed back, and releases it.
 void wait_and_release(cl_event ev);
+
+// Options that force one path, with `params` overriding its kernel's parameters.
+GemmOptions forced(GemmPath path, KernelParams params = {});
+
+// The status gemm ends with for `call` on the shared context's queue: Success, or the status of
+// the Error it throws.
+Status gemm_status(const GemmCall& call, const GemmOptions& options);
 
 // gemm_strided_batched (one alpha and beta, strides larger than a matrix) and gemm_batched
 // (per-batch alpha, beta and offsets, in another order than the data) of three m×n×k GEMMs with

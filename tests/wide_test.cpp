@@ -17,13 +17,6 @@
 namespace clgemm::test {
 namespace {
 
-GemmOptions forced_wide(KernelParams params = {}) {
-  GemmOptions o;
-  o.force_path = GemmPath::Wide;
-  o.force_params = std::move(params);
-  return o;
-}
-
 // The layouts and transposes the wide kernel reads in place, and which side of C is short. In
 // row-major terms: C with few rows and B not transposed (B streamed), or few columns and A
 // transposed (A streamed). A column-major call is the row-major Cᵀ = op(B)ᵀ·op(A)ᵀ, so there
@@ -51,7 +44,7 @@ TEST(WidePath, ForcedMatchesOpenBlasOnEveryReadableLayout) {
         for (size_t offset : {0, 13})
           for (const auto& [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{-1.5f, 0.5f}}) {
             run_case({r.layout, r.ta, r.tb, r.few_rows ? few : many, r.few_rows ? many : few, k, pad, offset, alpha, beta},
-                     forced_wide());
+                     forced(GemmPath::Wide));
             if (HasFatalFailure()) return;
           }
 }
@@ -64,16 +57,17 @@ TEST(WidePath, EveryParameterSetMatches) {
                                {{"PB", 1}, {"WL", 256}, {"KL", 1}}};
   for (const KernelParams& ps : sets)
     for (size_t k : {70, 1029}) {
-      run_case({Layout::RowMajor, Transpose::No, Transpose::No, 1, 131, k, 1, 13, 2.0f, -1.0f}, forced_wide(ps));
+      run_case({Layout::RowMajor, Transpose::No, Transpose::No, 1, 131, k, 1, 13, 2.0f, -1.0f},
+               forced(GemmPath::Wide, ps));
       if (HasFatalFailure()) return;
     }
   run_case({Layout::RowMajor, Transpose::Yes, Transpose::No, 77, 8, 1029, 2, 5, 1.0f, 1.0f},
-           forced_wide({{"PB", 8}, {"WL", 32}, {"KL", 4}}));
+           forced(GemmPath::Wide, {{"PB", 8}, {"WL", 32}, {"KL", 4}}));
 }
 
 TEST(WidePath, BatchedAndStridedBatched) {
-  check_batched_calls(5, 70, 333, forced_wide());
-  check_batched_calls(1, 9, 33, forced_wide());
+  check_batched_calls(5, 70, 333, forced(GemmPath::Wide));
+  check_batched_calls(1, 9, 33, forced(GemmPath::Wide));
 }
 
 // beta = 0 never reads C: NaN there stays out, whether K is in one slice or several.
@@ -86,7 +80,7 @@ TEST(WidePath, BetaZeroIgnoresNanInC) {
     cpu::fill_random(b, fresh_seed());
     cl::Buffer da = upload(ctx, a), db = upload(ctx, b), dc = upload(ctx, c);
     cl_event ev = nullptr;
-    gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, forced_wide());
+    gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, forced(GemmPath::Wide));
     wait_and_release(ev);
     const auto got = download(ctx, dc, c.size());
     const std::vector<float> zero(m * n, 0.0f);
@@ -109,7 +103,7 @@ TEST(WidePath, SlicedSumsAreTheSameBitsOnEveryRun) {
   for (int run = 0; run < 4; ++run) {
     cl::Buffer dc = upload(ctx, c);
     cl_event ev = nullptr;
-    gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, forced_wide());
+    gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, forced(GemmPath::Wide));
     wait_and_release(ev);
     const auto got = download(ctx, dc, c.size());
     if (run == 0) {
@@ -180,14 +174,6 @@ TEST(WidePath, PlannerTakesShortSidesItCanStream) {
 }
 
 TEST(WidePath, RefusesWhatItCannotRun) {
-  auto status_of = [](const GemmCall& call, const GemmOptions& o) {
-    try {
-      gemm(call, shared_context().queue()(), nullptr, o);
-    } catch (const Error& e) {
-      return e.status();
-    }
-    return Status::Success;
-  };
   Context& ctx = shared_context();
   cl::Buffer a = ctx.buffer(64 * 64 * 4), b = ctx.buffer(64 * 64 * 4), c = ctx.buffer(64 * 64 * 4);
   const GemmCall call = row_major_call(4, 64, 64, 1.0f, 0.0f, a(), b(), c());
@@ -195,22 +181,23 @@ TEST(WidePath, RefusesWhatItCannotRun) {
   GemmCall strided = call;
   strided.b_transpose = Transpose::Yes;
   strided.b.ld = 64;
-  EXPECT_EQ(status_of(strided, forced_wide()), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(strided, forced(GemmPath::Wide)), Status::InvalidArgument);
   try {
-    gemm(strided, ctx.queue()(), nullptr, forced_wide());
+    gemm(strided, ctx.queue()(), nullptr, forced(GemmPath::Wide));
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("B not transposed"), std::string::npos) << e.what();
   }
   // Neither side short enough; parameters it does not have or cannot run.
-  EXPECT_EQ(status_of(row_major_call(17, 40, 64, 1.0f, 0.0f, a(), b(), c()), forced_wide()), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_wide({{"PB", 2}})), Status::InvalidArgument);  // p = 4 > PB
-  EXPECT_EQ(status_of(call, forced_wide({{"PB", 32}})), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_wide({{"KL", 0}})), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_wide({{"KL", 32}})), Status::InvalidArgument);
-  EXPECT_EQ(status_of(call, forced_wide({{"WL", 4096}})), Status::InvalidArgument);  // past the group size
-  EXPECT_EQ(status_of(call, forced_wide({{"NB", 4}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(row_major_call(17, 40, 64, 1.0f, 0.0f, a(), b(), c()), forced(GemmPath::Wide)),
+            Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"PB", 2}})), Status::InvalidArgument);  // p = 4 > PB
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"PB", 32}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"KL", 0}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"KL", 32}})), Status::InvalidArgument);
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"WL", 4096}})), Status::InvalidArgument);  // past the group size
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"NB", 4}})), Status::InvalidArgument);
   // A shape alone does not say whether the wide kernel can read the call.
-  EXPECT_THROW(plan_gemm(ctx.info(), 4, 64, 64, forced_wide()), Error);
+  EXPECT_THROW(plan_gemm(ctx.info(), 4, 64, 64, forced(GemmPath::Wide)), Error);
 }
 
 }  // namespace
