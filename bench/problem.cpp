@@ -56,9 +56,10 @@ Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t 
   p.lda = leading_dim(settings.layout, settings.a_transpose == Transpose::Yes, m, k);
   p.ldb = leading_dim(settings.layout, settings.b_transpose == Transpose::Yes, k, n);
   p.ldc = leading_dim(settings.layout, false, m, n);
-  p.a = random_matrix(settings.types.in, m * k, seed);
-  p.b = random_matrix(settings.types.in, k * n, seed ^ 0x9e3779b97f4a7c15ull);
-  p.c0 = random_matrix(settings.types.out, m * n, seed ^ 0xc2b2ae3d27d4eb4full);
+  const size_t items = shape.batch;
+  p.a = random_matrix(settings.types.in, m * k * items, seed);
+  p.b = random_matrix(settings.types.in, k * n * items, seed ^ 0x9e3779b97f4a7c15ull);
+  p.c0 = random_matrix(settings.types.out, m * n * items, seed ^ 0xc2b2ae3d27d4eb4full);
   return p;
 }
 
@@ -68,11 +69,12 @@ std::vector<double> reference_result(const Problem& p) {
   if (p.shape.m == 0 || p.shape.n == 0) return c;
   // BLAS does not read C when beta = 0; neither does the reference.
   if (s.beta == 0.0f) std::fill(c.begin(), c.end(), 0.0);
-  cblas_dgemm(s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor,
-              s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans,
-              s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans, int(p.shape.m), int(p.shape.n),
-              int(p.shape.k), double(s.alpha), a.data(), int(p.lda), b.data(), int(p.ldb), double(s.beta), c.data(),
-              int(p.ldc));
+  for (size_t i = 0; i < p.batch(); ++i)
+    cblas_dgemm(s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor,
+                s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans,
+                s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans, int(p.shape.m), int(p.shape.n),
+                int(p.shape.k), double(s.alpha), a.data() + i * p.a_stride(), int(p.lda),
+                b.data() + i * p.b_stride(), int(p.ldb), double(s.beta), c.data() + i * p.c_stride(), int(p.ldc));
   return c;
 }
 

@@ -30,7 +30,8 @@ struct CallSettings {
 
 // A dense problem: A, B and C stored without padding in `settings.layout`, so each leading
 // dimension is the stored matrix's row length (row-major) or column length (column-major). A and
-// B are of type settings.types.in, C0 of settings.types.out.
+// B are of type settings.types.in, C0 of settings.types.out. A batch (shape.batch items) stores
+// its items one after another: item i of A starts at i·a_stride(), and so on.
 struct Problem {
   Shape shape;
   CallSettings settings;
@@ -39,7 +40,11 @@ struct Problem {
   HostMatrix c0;  // C before the call: random, so a result that skips elements shows
 
   GemmShape gemm_shape() const { return {shape.m, shape.n, shape.k}; }
-  double flops() const { return 2.0 * double(shape.m) * double(shape.n) * double(shape.k); }
+  size_t batch() const { return shape.batch; }
+  size_t a_stride() const { return shape.m * shape.k; }
+  size_t b_stride() const { return shape.k * shape.n; }
+  size_t c_stride() const { return shape.m * shape.n; }
+  double flops() const { return 2.0 * double(shape.m) * double(shape.n) * double(shape.k) * double(shape.batch); }
 };
 
 // Fresh uniform [-1, 1) inputs from `seed` (C0 too, whatever beta is: with beta = 0 a correct

@@ -111,6 +111,8 @@ std::vector<Result> run_benchmark(const std::vector<Shape>& shapes, const CallSe
       r.impl = impl.info().name;
       if (!unavailable[j].empty()) {
         r.note = "not available: " + unavailable[j];
+      } else if (p.batch() > 1 && !impl.info().batched) {
+        r.note = "no strided-batched call (" + impl.info().description + ")";
       } else if (std::string why = impl.unsupported(p); !why.empty()) {
         r.note = why;
       } else {

@@ -11,7 +11,10 @@
 
 namespace clgemm::bench {
 
-std::string Shape::label() const { return shape_text({m, n, k}); }
+std::string Shape::label() const {
+  const std::string item = shape_text({m, n, k});
+  return batch > 1 ? std::to_string(batch) + "x[" + item + "]" : item;
+}
 
 namespace {
 
@@ -92,6 +95,15 @@ std::vector<Shape> gemv_preset(const SizeLimits& l) {
   return out;
 }
 
+// Strided batches of small and mid-sized items, about 2^27 to 2^33 flops each batch: many tiny
+// items (attention heads, convolution tiles) down to a few large ones.
+std::vector<Shape> batched_preset() {
+  std::vector<Shape> out;
+  for (const auto& [count, side] : {std::pair<size_t, size_t>{4096, 32}, {4096, 64}, {1024, 128}, {256, 256}, {64, 512}})
+    out.push_back({side, side, side, "batched", side, count});
+  return out;
+}
+
 // Non-square large shapes with the work of an L³ cube: a wide C with a short K, and a small C
 // with a long K (where a kernel that parallelises only over C runs out of work-groups).
 std::vector<Shape> rect_preset(const SizeLimits& l) {
@@ -107,8 +119,8 @@ std::vector<Shape> rect_preset(const SizeLimits& l) {
 // `where` is the option and the item, "--sizes '64:32'".
 [[noreturn]] void bad_item(const std::string& where, const std::string& why) {
   throw Error(Status::InvalidArgument, where + " " + why +
-                                           " (expected N, MxNxK, A:B, A:B:STEP, A:B:xFACTOR or a preset: "
-                                           "square, odd, odd-pairs, skinny, gemv, rect)");
+                                           " (expected N, MxNxK, BxMxNxK, A:B, A:B:STEP, A:B:xFACTOR or a preset: "
+                                           "square, odd, odd-pairs, skinny, gemv, rect, batched)");
 }
 
 [[noreturn]] void too_large(const std::string& what, const std::string& value) {
@@ -206,7 +218,9 @@ std::vector<std::pair<std::string, std::string>> preset_descriptions() {
                         "the report lists each odd size against its neighbour"},
           {"skinny", "16×L×L and L×16×L for L a power of two from 512"},
           {"gemv", "1×L×L and L×1×L (matrix times vector) for L a power of two from 1024"},
-          {"rect", "2L×L×(L/2) and (L/2)×L×2L (the work of an L³ cube) for L a power of two from 256 to max/2"}};
+          {"rect", "2L×L×(L/2) and (L/2)×L×2L (the work of an L³ cube) for L a power of two from 256 to max/2"},
+          {"batched", "strided batches 4096×32³, 4096×64³, 1024×128³, 256×256³ and 64×512³ (not bounded by the "
+                      "size limits)"}};
 }
 
 std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
@@ -220,8 +234,9 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
   if (name == "skinny") return skinny_preset(limits);
   if (name == "rect") return rect_preset(limits);
   if (name == "gemv") return gemv_preset(limits);
+  if (name == "batched") return batched_preset();
   throw Error(Status::InvalidArgument,
-              "unknown size preset '" + name + "' (square, odd, odd-pairs, skinny, gemv, rect)");
+              "unknown size preset '" + name + "' (square, odd, odd-pairs, skinny, gemv, rect, batched)");
 }
 
 std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits, const std::string& option) {
@@ -239,7 +254,14 @@ std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits
       for (const auto& s : parse_range(item, where)) add(s);
     } else if (item.find('x') != std::string::npos) {
       const auto parts = split(item, 'x');
-      if (parts.size() != 3) bad_item(where, "is not MxNxK");
+      if (parts.size() == 4) {
+        const size_t count = parse_count(parts[0], where);
+        if (count > kMaxBatch) bad_item(where, "has a batch of more than " + std::to_string(kMaxBatch) + " items");
+        add({parse_count(parts[1], where), parse_count(parts[2], where), parse_count(parts[3], where), "batched",
+             parse_count(parts[1], where), count});
+        continue;
+      }
+      if (parts.size() != 3) bad_item(where, "is not MxNxK or BxMxNxK");
       Shape s{parse_count(parts[0], where), parse_count(parts[1], where), parse_count(parts[2], where), "custom", 0};
       // A custom shape sits on the axis at the side of the cube with the same work.
       s.x = size_t(std::llround(std::cbrt(double(s.m) * double(s.n) * double(s.k))));

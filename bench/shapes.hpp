@@ -8,15 +8,22 @@
 namespace clgemm::bench {
 
 // One GEMM shape, and where it belongs in tables and plots. `group` names a family of shapes
-// that share an x axis (one panel of the plot); `x` is the shape's position on that axis.
+// that share an x axis (one panel of the plot); `x` is the shape's position on that axis. A
+// `batch` above 1 makes it a strided batch of that many items of m×n×k, one call for them all.
 struct Shape {
   size_t m = 0, n = 0, k = 0;
   std::string group;  // "square", "odd", "skinny m=16", ...
   size_t x = 0;       // the size a plot puts this shape at (N for squares, L for skinny/rect)
+  size_t batch = 1;
 
-  std::string label() const;  // "1024x1024x1024"
-  bool operator==(const Shape& o) const { return m == o.m && n == o.n && k == o.k && group == o.group; }
+  std::string label() const;  // "1024x1024x1024", or "4096x[32x32x32]" for a batch of 4096
+  bool operator==(const Shape& o) const {
+    return m == o.m && n == o.n && k == o.k && group == o.group && batch == o.batch;
+  }
 };
+
+// The most items one batched shape may have (--batch, COUNTx[MxNxK]).
+constexpr size_t kMaxBatch = 1u << 24;
 
 // The largest M, N or K clgemm takes: its kernels index rows and columns with 32-bit ints.
 constexpr size_t kMaxDimension = 2147483647;
@@ -44,10 +51,11 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits);
 // Parses a comma-separated size specification. Each item is one of:
 //   N          the square N×N×N                 (group "square")
 //   MxNxK      one shape                         (group "custom")
+//   BxMxNxK    a strided batch of B items of MxNxK (group "batched")
 //   A:B        squares A, 2A, 4A, ... up to B    (group "square")
 //   A:B:S      squares A, A+S, A+2S, ... up to B (S >= 1)
 //   A:B:xF     squares A, A·F, A·F², ... up to B (F > 1, finite)
-//   a preset   square, odd, odd-pairs, skinny, gemv, rect (bounded by `limits`)
+//   a preset   square, odd, odd-pairs, skinny, gemv, rect (bounded by `limits`), batched
 // Duplicates are dropped; order is kept. Errors throw Error(InvalidArgument) naming `option` and
 // the item: malformed items, and more than kMaxShapes shapes. A size above kMaxDimension throws
 // Error(SizeOverflow).

@@ -71,7 +71,8 @@ nlohmann::json to_json(const Report& rep) {
   doc["results"] = nlohmann::json::array();
   for (const auto& r : rep.results) {
     nlohmann::json j = {{"group", r.shape.group}, {"x", r.shape.x},   {"m", r.shape.m},
-                        {"n", r.shape.n},         {"k", r.shape.k},   {"impl", r.impl},
+                        {"n", r.shape.n},         {"k", r.shape.k},   {"batch", r.shape.batch},
+                        {"impl", r.impl},
                         {"precision", s.types.name()},
                         {"status", outcome_name(r.outcome)},          {"note", r.note},
                         {"checked", r.checked},   {"timed", r.timed()}};
@@ -96,6 +97,7 @@ nlohmann::json to_json(const Report& rep) {
                                   {"m", c.shape.m},
                                   {"n", c.shape.n},
                                   {"k", c.shape.k},
+                                  {"batch", c.shape.batch},
                                   {"clgemm_gflops", number_or_null(c.clgemm_gflops, c.clgemm_gflops > 0)},
                                   {"best_peer", c.best_peer},
                                   {"best_peer_gflops", number_or_null(c.best_peer_gflops, c.best_peer_gflops > 0)},
@@ -123,7 +125,7 @@ std::string csv_field(const std::string& s) {
 
 void write_csv(const Report& rep, std::ostream& out) {
   out << "group,x,m,n,k,impl,status,median_s,min_s,gflops,gflops_best,percent_peak,vs_clgemm,relative_error,"
-         "tolerance,precision,arithmetic,timing,note\n";
+         "tolerance,precision,arithmetic,timing,note,batch\n";
   for (const auto& r : rep.results) {
     const ImplEntry* e = rep.impl(r.impl);
     const auto opt = [](bool known, double v) { return known && std::isfinite(v) ? num(v) : std::string(); };
@@ -134,7 +136,7 @@ void write_csv(const Report& rep, std::ostream& out) {
         << opt(r.checked, r.check.error) << ',' << opt(r.checked, r.check.tolerance) << ','
         << rep.settings.types.name() << ',' << (e ? precision_name(e->info.precision) : "") << ','
         << csv_field(e ? timing_name(e->info.timing) : "")
-        << ',' << csv_field(r.note) << '\n';
+        << ',' << csv_field(r.note) << ',' << r.shape.batch << '\n';
   }
 }
 

@@ -74,6 +74,31 @@ TEST(BenchCli, SmallRunGivesCheckedJsonCsvAndPlot) {
   }
 }
 
+// --batch and BxMxNxK run strided batches: clgemm and CLBlast (when built in) check every item,
+// the implementations without a batched call say so.
+TEST(BenchCli, BatchedShapesRunAsOneStridedBatchedCall) {
+  const CliRun o = run_cli("bench --sizes 7x9x13,5x33x17x65 --batch 3 --impl clgemm,clblast,openblas --json --seed 7");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  ASSERT_EQ(doc["results"].size(), 6u);
+  for (const auto& r : doc["results"]) {
+    const std::string impl = r["impl"], status = r["status"];
+    SCOPED_TRACE(impl + " at batch " + std::to_string(r["batch"].get<size_t>()));
+    EXPECT_EQ(r["batch"], 3) << "--batch sets every shape's count";
+    if (impl == "clgemm") {
+      EXPECT_EQ(status, "ok") << r["note"];
+      EXPECT_LE(r["relative_error"].get<double>(), r["tolerance"].get<double>());
+    } else if (impl == "openblas") {
+      EXPECT_EQ(status, "n/a");
+      EXPECT_NE(r["note"].get<std::string>().find("no strided-batched call"), std::string::npos) << r["note"];
+    } else {
+      EXPECT_TRUE(status == "ok" || status == "n/a") << status << ": " << r["note"];
+    }
+  }
+  const CliRun bad = run_cli("bench --sizes 8 --batch 0");
+  EXPECT_NE(bad.status, 0);
+}
+
 TEST(BenchCli, TableNamesPeersAndRatios) {
   const CliRun o = run_cli("bench --sizes 48 --impl clgemm,openblas,cpu-loop");
   ASSERT_EQ(o.status, 0) << o.err;

@@ -120,12 +120,30 @@ TEST(BenchSizes, PresetsMixWithNumbersAndDuplicatesAreDropped) {
   EXPECT_EQ(s.back().group, "odd");
 }
 
+// BxMxNxK is a strided batch of B items; the batched preset is the five batches, whatever
+// the limits; a batch and a single GEMM of the same item are different shapes.
+TEST(BenchSizes, BatchedShapesAndThePreset) {
+  const auto s = parse_sizes("4096x32x16x8,32x16x8", {});
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].batch, 4096u);
+  EXPECT_EQ(s[0].m, 32u);
+  EXPECT_EQ(s[0].k, 8u);
+  EXPECT_EQ(s[0].group, "batched");
+  EXPECT_EQ(s[0].label(), "4096x[32x16x8]");
+  EXPECT_EQ(s[1].batch, 1u);
+  EXPECT_EQ(s[1].label(), "32x16x8");
+  const auto b = preset("batched", {64, 128});
+  ASSERT_EQ(b.size(), 5u);
+  EXPECT_EQ(b.front().label(), "4096x[32x32x32]");
+  EXPECT_EQ(b.back().label(), "64x[512x512x512]");
+}
+
 TEST(BenchSizes, ExplicitSizesIgnoreThePresetLimits) {
   EXPECT_EQ(parse_sizes("10000", {64, 1024}).front().m, 10000u);
 }
 
 TEST(BenchSizes, MalformedItemsAreErrorsNamingTheItem) {
-  for (const char* bad : {"", "0", "12a", "10x20", "1x2x3x4", "64:32", "64:128:x1", "64:128:xz", "1:2:3:4", "5,,6",
+  for (const char* bad : {"", "0", "12a", "10x20", "1x2x3x4x5", "0x2x3x4", "16777217x2x2x2", "64:32", "64:128:x1", "64:128:xz", "1:2:3:4", "5,,6",
                           "cubes", "-5"}) {
     try {
       parse_sizes(bad, {});

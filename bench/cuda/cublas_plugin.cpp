@@ -28,10 +28,14 @@ struct clgemm_cublas_session {
   cublasOperation_t op_first = CUBLAS_OP_N, op_second = CUBLAS_OP_N;
   int rows = 0, cols = 0, inner = 0, ld_first = 0, ld_second = 0, ldc = 0;
   const void *first = nullptr, *second = nullptr;
+  // A strided batch (clgemm_cublas_batch): its item count and the strides of first, second and C.
+  int batch = 1;
+  long long stride_first = 0, stride_second = 0, stride_c = 0;
   // alpha and beta in each scalar type a call may take.
   double alpha64 = 1, beta64 = 0;
   float alpha32 = 1, beta32 = 0;
   __half alpha16{}, beta16{};
+  bool col_major = true;
 };
 
 namespace {
@@ -96,8 +100,40 @@ bool upload(void** dst, const void* src, size_t count, size_t element, cudaStrea
   return true;
 }
 
+// Enqueues the prepared strided batch on the session's stream; `name` is set to the call made.
+cublasStatus_t enqueue_batch(clgemm_cublas_session* s, const char** name) {
+  if (s->ab_type == CLGEMM_CUBLAS_F32 && s->c_type == CLGEMM_CUBLAS_F32) {
+    *name = "cublasSgemmStridedBatched";
+    return cublasSgemmStridedBatched(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha32,
+                                     static_cast<const float*>(s->first), s->ld_first, s->stride_first,
+                                     static_cast<const float*>(s->second), s->ld_second, s->stride_second, &s->beta32,
+                                     static_cast<float*>(s->c), s->ldc, s->stride_c, s->batch);
+  }
+  if (s->ab_type == CLGEMM_CUBLAS_F64) {
+    *name = "cublasDgemmStridedBatched";
+    return cublasDgemmStridedBatched(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha64,
+                                     static_cast<const double*>(s->first), s->ld_first, s->stride_first,
+                                     static_cast<const double*>(s->second), s->ld_second, s->stride_second,
+                                     &s->beta64, static_cast<double*>(s->c), s->ldc, s->stride_c, s->batch);
+  }
+  if (s->ab_type == CLGEMM_CUBLAS_F16 && s->c_type == CLGEMM_CUBLAS_F16) {
+    *name = "cublasHgemmStridedBatched";
+    return cublasHgemmStridedBatched(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha16,
+                                     static_cast<const __half*>(s->first), s->ld_first, s->stride_first,
+                                     static_cast<const __half*>(s->second), s->ld_second, s->stride_second,
+                                     &s->beta16, static_cast<__half*>(s->c), s->ldc, s->stride_c, s->batch);
+  }
+  *name = "cublasGemmStridedBatchedEx";
+  return cublasGemmStridedBatchedEx(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha32,
+                                    s->first, cuda_type(s->ab_type), s->ld_first, s->stride_first, s->second,
+                                    cuda_type(s->ab_type), s->ld_second, s->stride_second, &s->beta32, s->c,
+                                    cuda_type(s->c_type), s->ldc, s->stride_c, s->batch, CUBLAS_COMPUTE_32F,
+                                    CUBLAS_GEMM_DEFAULT);
+}
+
 // Enqueues the prepared GEMM on the session's stream; `name` is set to the call made.
 cublasStatus_t enqueue_gemm(clgemm_cublas_session* s, const char** name) {
+  if (s->batch > 1) return enqueue_batch(s, name);
   if (s->ab_type == CLGEMM_CUBLAS_F32 && s->c_type == CLGEMM_CUBLAS_F32) {
     *name = "cublasSgemm";
     return cublasSgemm(s->handle, s->op_first, s->op_second, s->rows, s->cols, s->inner, &s->alpha32,
@@ -209,6 +245,9 @@ int clgemm_cublas_prepare(clgemm_cublas_session* s, int ab_type, int c_type, int
   }
   s->ab_type = ab_type, s->c_type = c_type;
   s->c_count = c_count;
+  s->batch = 1;
+  s->stride_first = s->stride_second = s->stride_c = 0;
+  s->col_major = col_major != 0;
   s->alpha64 = alpha, s->beta64 = beta;
   s->alpha32 = float(alpha), s->beta32 = float(beta);
   s->alpha16 = __float2half(float(alpha)), s->beta16 = __float2half(float(beta));
@@ -227,6 +266,20 @@ int clgemm_cublas_prepare(clgemm_cublas_session* s, int ab_type, int c_type, int
     s->first = s->b, s->second = s->a;
     s->ld_first = int(ldb), s->ld_second = int(lda);
   }
+  return 0;
+}
+
+int clgemm_cublas_batch(clgemm_cublas_session* s, size_t count, size_t a_stride, size_t b_stride, size_t c_stride,
+                        char* err, size_t err_size) {
+  if (count == 0 || count > size_t(1) << 30) {
+    say(err, err_size, "a batch count from 1 to 2^30");
+    return 1;
+  }
+  s->batch = int(count);
+  // A row-major problem runs with the operands swapped (clgemm_cublas_prepare), and so do the strides.
+  s->stride_first = (long long)(s->col_major ? a_stride : b_stride);
+  s->stride_second = (long long)(s->col_major ? b_stride : a_stride);
+  s->stride_c = (long long)c_stride;
   return 0;
 }
 

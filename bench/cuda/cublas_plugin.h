@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a signature below changes; the loader refuses a plugin with another value. */
-#define CLGEMM_CUBLAS_PLUGIN_ABI 2
+#define CLGEMM_CUBLAS_PLUGIN_ABI 3
 
 /* Element types of the matrices: the values of clgemm::DataType. */
 #define CLGEMM_CUBLAS_F32 0
@@ -51,6 +51,14 @@ int clgemm_cublas_prepare(clgemm_cublas_session* s, int ab_type, int c_type, int
                           size_t m, size_t n, size_t k, double alpha, const void* a, size_t a_count, size_t lda,
                           const void* b, size_t b_count, size_t ldb, double beta, const void* c0, size_t c_count,
                           size_t ldc, char* err, size_t err_size);
+
+/* Makes the prepared problem a strided batch: `count` items, item i of A, B and C starting
+ * i·a_stride, i·b_stride and i·c_stride elements in (the counts given to prepare cover them all).
+ * run() then makes the StridedBatched form of its call: cublasSgemmStridedBatched,
+ * cublasDgemmStridedBatched, cublasHgemmStridedBatched or cublasGemmStridedBatchedEx. prepare
+ * resets the count to 1. */
+int clgemm_cublas_batch(clgemm_cublas_session* s, size_t count, size_t a_stride, size_t b_stride, size_t c_stride,
+                        char* err, size_t err_size);
 
 /* C = C0 on the device; returns when done. */
 int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size);

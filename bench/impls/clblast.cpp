@@ -1,6 +1,7 @@
 // bench/impls/clblast.cpp — CLBlast, the tuned OpenCL BLAS, through its C API on the same context
 // and queue as clgemm: CLBlastSgemm for float32, CLBlastDgemm for float64 and CLBlastHgemm for f16
-// (which computes in half precision: its arithmetic is FP16, and it needs cl_khr_fp16). CLBlast
+// (which computes in half precision: its arithmetic is FP16, and it needs cl_khr_fp16), and their
+// StridedBatched forms for batched shapes. CLBlast
 // has no GEMM of bf16 or of 16-bit A and B with a float32 C. Compiled in only when CMake found
 // CLBlast. CLBlast may
 // run helper kernels (padding, transposing) around its GEMM kernel and returns the event of the
@@ -50,6 +51,7 @@ class Clblast final : public Implementation {
     info_.peer = true;
     info_.hardware = Hardware::OpenCLDevice;
     info_.timing = Timing::MarkerEvents;
+    info_.batched = true;
   }
   const ImplInfo& info() const override { return info_; }
 
@@ -117,6 +119,19 @@ class Clblast final : public Implementation {
     const CLBlastTranspose ta = s.a_transpose == Transpose::Yes ? CLBlastTransposeYes : CLBlastTransposeNo;
     const CLBlastTranspose tb = s.b_transpose == Transpose::Yes ? CLBlastTransposeYes : CLBlastTransposeNo;
     const size_t m = p_->shape.m, n = p_->shape.n, k = p_->shape.k;
+    if (p_->batch() > 1) {
+      const size_t sa = p_->a_stride(), sb = p_->b_stride(), sc = p_->c_stride(), count = p_->batch();
+      if (types_.in == DataType::F64)
+        return CLBlastDgemmStridedBatched(layout, ta, tb, m, n, k, double(s.alpha), ops_.a()(), 0, p_->lda, sa,
+                                          ops_.b()(), 0, p_->ldb, sb, double(s.beta), ops_.c()(), 0, p_->ldc, sc, count,
+                                          &queue, event);
+      if (types_.in == DataType::F16)
+        return CLBlastHgemmStridedBatched(layout, ta, tb, m, n, k, cpu::float_to_half(s.alpha), ops_.a()(), 0, p_->lda,
+                                          sa, ops_.b()(), 0, p_->ldb, sb, cpu::float_to_half(s.beta), ops_.c()(), 0,
+                                          p_->ldc, sc, count, &queue, event);
+      return CLBlastSgemmStridedBatched(layout, ta, tb, m, n, k, s.alpha, ops_.a()(), 0, p_->lda, sa, ops_.b()(), 0,
+                                        p_->ldb, sb, s.beta, ops_.c()(), 0, p_->ldc, sc, count, &queue, event);
+    }
     if (types_.in == DataType::F64)
       return CLBlastDgemm(layout, ta, tb, m, n, k, double(s.alpha), ops_.a()(), 0, p_->lda, ops_.b()(), 0, p_->ldb,
                           double(s.beta), ops_.c()(), 0, p_->ldc, &queue, event);

@@ -4,7 +4,7 @@
 // so the gaps between them count too. "clgemm" is the default arithmetic of the run's types
 // (GemmCall::a_type, b_type, c_type; ComputeType::Auto: float64 for f64, float32 otherwise);
 // "clgemm-3xtf32" and "clgemm-tf32" ask for GemmOptions::math Tf32x3 and Tf32 (the tensor path),
-// which take float32 operands only.
+// which take float32 operands only. A batched shape runs as one gemm_strided_batched call.
 #include "bench/impls/factories.hpp"
 
 #include "bench/impls/cl_operands.hpp"
@@ -28,6 +28,7 @@ class ClgemmApi final : public Implementation {
     if (edges == GemmOptions::Toggle::Off) info_.description += "; ragged edges never run apart (--edges whole)";
     info_.hardware = Hardware::OpenCLDevice;
     info_.timing = Timing::Events;
+    info_.batched = true;
   }
   const ImplInfo& info() const override { return info_; }
   std::string unavailable() const override {
@@ -56,6 +57,7 @@ class ClgemmApi final : public Implementation {
     call_.c = {ops_.c()(), 0, p.ldc};
     call_.a_type = call_.b_type = p.settings.types.in;
     call_.c_type = p.settings.types.out;
+    p_ = &p;
   }
   void reset_c() override { ops_.reset_c(); }
   double run() override {
@@ -64,12 +66,19 @@ class ClgemmApi final : public Implementation {
     options.events = &events;
     options.force_edge_split = edges_;
     options.math = math_;
-    gemm(call_, ctx_.queue()(), nullptr, options);
+    if (p_->batch() > 1)
+      gemm_strided_batched(call_, p_->a_stride(), p_->b_stride(), p_->c_stride(), p_->batch(), ctx_.queue()(), nullptr,
+                           options);
+    else
+      gemm(call_, ctx_.queue()(), nullptr, options);
     ctx_.queue().finish();
     return elapsed_seconds(events);
   }
   HostMatrix result() override { return ops_.read_c(); }
-  void release() override { ops_.clear(); }
+  void release() override {
+    ops_.clear();
+    p_ = nullptr;
+  }
 
  private:
   const Context& ctx_;
@@ -79,6 +88,7 @@ class ClgemmApi final : public Implementation {
   GemmTypes types_;
   ImplInfo info_;
   GemmCall call_;
+  const Problem* p_ = nullptr;
 };
 
 }  // namespace

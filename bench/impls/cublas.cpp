@@ -2,7 +2,8 @@
 // cublasSgemm in FP32 math, cublasDgemm, cublasHgemm, or cublasGemmEx computing 16-bit operands
 // in float32; a peer) and "cublas-tf32" (float32 operands on TF32 tensor cores: rounded to 11
 // significant bits, so it is checked against the looser TF32 tolerance and never counted as a
-// peer of an FP32 GEMM). Timed with CUDA events around the one call. It runs on the CUDA device,
+// peer of an FP32 GEMM). A batched shape makes the StridedBatched form of the same call. Timed
+// with CUDA events around the one call. It runs on the CUDA device,
 // not through OpenCL, on its own copy of the same host inputs.
 #include "bench/impls/factories.hpp"
 
@@ -51,6 +52,7 @@ class Cublas final : public Implementation {
     info_.precision = arithmetic(types, tf32);
     info_.hardware = Hardware::CudaDevice;
     info_.timing = Timing::CudaEvents;
+    info_.batched = true;
     info_.description = tf32 ? "cuBLAS cublasSgemm, TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH)"
                              : "cuBLAS " + entry_point(types, false) + (types.is_f32() ? " (CUBLAS_DEFAULT_MATH)" : "");
     plugin_ = find_cublas_plugin(reason_);
@@ -85,6 +87,9 @@ class Cublas final : public Implementation {
                          s.a_transpose == Transpose::Yes, s.b_transpose == Transpose::Yes, p.shape.m, p.shape.n,
                          p.shape.k, double(s.alpha), p.a.data(), p.a.size(), p.lda, p.b.data(), p.b.size(), p.ldb,
                          double(s.beta), p.c0.data(), p.c0.size(), p.ldc, err, sizeof err))
+      fail(err);
+    if (p.batch() > 1 &&
+        plugin_->batch(session_, p.batch(), p.a_stride(), p.b_stride(), p.c_stride(), err, sizeof err))
       fail(err);
   }
   void reset_c() override {

@@ -88,11 +88,15 @@ void check_dimensions(const std::vector<std::pair<std::string, size_t>>& options
   for (const auto& [option, value] : options) bench::check_dimension(option, value);
 }
 
-Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host, DataType in, DataType out) {
-  const double a = double(s.m) * double(s.k), b = double(s.k) * double(s.n), c = double(s.m) * double(s.n);
+Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host, DataType in, DataType out,
+                         size_t items) {
+  const double count = double(items);
+  const double a = double(s.m) * double(s.k) * count, b = double(s.k) * double(s.n) * count,
+               c = double(s.m) * double(s.n) * count;
   const double in_bytes = double(data_type_bytes(in)), out_bytes = double(data_type_bytes(out));
-  const auto matrix = [](const char* name, size_t rows, size_t cols, DataType t) {
-    return std::string(name) + " (" + std::to_string(rows) + "x" + std::to_string(cols) + " " +
+  const auto matrix = [items](const char* name, size_t rows, size_t cols, DataType t) {
+    return std::string(name) + " (" + (items > 1 ? std::to_string(items) + " items of " : std::string()) +
+           std::to_string(rows) + "x" + std::to_string(cols) + " " +
            (t == DataType::F32 ? std::string("floats") : data_type_name(t) + std::string(" elements")) + ")";
   };
   Footprint f;

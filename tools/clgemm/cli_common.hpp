@@ -56,9 +56,9 @@ struct Footprint {
 
 // A GEMM's footprint: A, B (elements of `in`) and `c_on_device` buffers of C (of `out`) on the
 // device; on the host A, B and `c_on_host` copies of C in their types, and the float64 reference
-// (A, B and C as doubles).
+// (A, B and C as doubles). A batch of `items` holds that many of each, one after another.
 Footprint gemm_footprint(const GemmShape& s, int c_on_device, int c_on_host, DataType in = DataType::F32,
-                         DataType out = DataType::F32);
+                         DataType out = DataType::F32, size_t items = 1);
 
 // Checks before any work that `f` fits: each buffer within the device's largest allocation
 // (CL_DEVICE_MAX_MEM_ALLOC_SIZE), all of them within its global memory, and the host arrays

@@ -30,6 +30,7 @@ namespace {
 struct BenchOptions {
   DeviceOptions dev;
   std::string sizes = "square";
+  size_t batch = 1;  // --batch: every shape of --sizes as a strided batch of this many items
   size_t min_size = 64, max_size = 0;  // max 0: 4096 on a GPU, 1024 on a CPU device
   std::vector<std::string> impls = {"clgemm", "clblast", "cublas", "cublas-tf32", "openblas", "cpu-loop"};
   std::string layout = "row", transa = "n", transb = "n";
@@ -233,11 +234,13 @@ std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo
   bench::SizeLimits limits;
   limits.min_size = o.min_size;
   limits.max_size = o.max_size ? o.max_size : device.kind == DeviceKind::CPU ? 1024 : 4096;
-  const auto shapes = bench::parse_sizes(o.sizes, limits);
+  auto shapes = bench::parse_sizes(o.sizes, limits);
+  if (o.batch > 1)
+    for (auto& shape : shapes) shape.batch = o.batch;
   // On the device A, B, C0 and C; on the host C0, a result and an implementation's own C.
   for (const auto& shape : shapes)
     check_footprint(device, "--sizes: shape " + shape.label(),
-                    gemm_footprint({shape.m, shape.n, shape.k}, 2, 3, types.in, types.out));
+                    gemm_footprint({shape.m, shape.n, shape.k}, 2, 3, types.in, types.out, shape.batch));
   return shapes;
 }
 
@@ -326,6 +329,11 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--sizes,-s", o->sizes,
                   "comma-separated: N (square), MxNxK, A:B (doubling), A:B:STEP, A:B:xFACTOR, or presets:" +
                       list_of(bench::preset_descriptions()))
+      ->capture_default_str();
+  cmd->add_option("--batch", o->batch,
+                  "run every shape as one strided-batched call of this many items (clgemm::gemm_strided_batched; "
+                  "CLBlast's and cuBLAS's StridedBatched calls); BxMxNxK in --sizes gives one shape its own count")
+      ->check(CLI::Range(size_t(1), bench::kMaxBatch))
       ->capture_default_str();
   cmd->add_option("--min-size", o->min_size, "smallest size the presets use")->check(kPositiveSize)->capture_default_str();
   cmd->add_option("--max-size", o->max_size, "largest size the presets use (default 4096 on a GPU, 1024 on a CPU device)")
