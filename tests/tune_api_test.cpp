@@ -174,7 +174,7 @@ TEST(TuneApi, BadRequestsAreRefusedBeforeAnyWork) {
 
 // The small facts a program names: the classes, a configuration's text, the built-in entries.
 TEST(TuneApi, ClassesParameterTextAndBuiltinDatabase) {
-  EXPECT_EQ(tuning_shape_classes(), (std::vector<std::string>{"small", "medium", "mid", "large", "skinny"}));
+  EXPECT_EQ(tuning_shape_classes(), (std::vector<std::string>{"small", "medium", "mid", "large", "skinny", "batched"}));
   EXPECT_EQ(kernel_params_text({{"NWG", 32}, {"MWG", 64}}), "-DMWG=64 -DNWG=32");
   EXPECT_EQ(kernel_params_text({}), "");
 

@@ -20,10 +20,14 @@ TEST(TuningPoints, PointShapesStayInTheirClassAndShrink) {
     for (const auto& t : detail::default_targets(dev, 100, {})) {
       const auto s = detail::point_shape(kind, t.shape_class, t.shape);
       ASSERT_TRUE(s.has_value()) << t.shape_class;
-      EXPECT_EQ(detail::shape_class(kind, s->m, s->n, s->k), t.shape_class);
+      EXPECT_EQ(detail::class_of(kind, *s), t.shape_class);
       EXPECT_LT(double(s->m) * s->n * s->k, double(t.shape.m) * t.shape.n * t.shape.k) << t.shape_class;
       if (t.shape_class == "skinny") {
         EXPECT_EQ(s->m, t.shape.m);
+      }
+      if (t.shape_class == "batched") {
+        EXPECT_EQ(s->batch, 4 * t.shape.batch) << "smaller items, more of them";
+        EXPECT_EQ(s->m * 2, t.shape.m);
       }
     }
   }

@@ -52,8 +52,7 @@ TEST(TuningDatabase, TuningShapesFallInTheirOwnClass) {
     const auto targets = detail::default_targets(dev, 100, {});
     ASSERT_FALSE(targets.empty());
     for (const auto& t : targets)
-      EXPECT_EQ(detail::shape_class(kind, t.shape.m, t.shape.n, t.shape.k), t.shape_class)
-          << dev.kind_name() << " " << t.shape.m << "x" << t.shape.n << "x" << t.shape.k;
+      EXPECT_EQ(detail::class_of(kind, t.shape), t.shape_class) << dev.kind_name() << " " << shape_text(t.shape);
   }
 }
 

@@ -16,7 +16,8 @@ void gemm_triple_loop(const GemmShape& s, const float* a, const float* b, float*
 // C = A·B through OpenBLAS (cblas_sgemm, all cores).
 void gemm_openblas(const GemmShape& s, const float* a, const float* b, float* c);
 
-// A·B in float64 (cblas_dgemm on the inputs widened to double).
+// A·B in float64 (cblas_dgemm on the inputs widened to double); for a batch (s.batch items, each
+// operand's items one after another), every item's product, one after another.
 std::vector<double> gemm_reference_f64(const GemmShape& s, const float* a, const float* b);
 std::vector<double> gemm_reference_f64(const GemmShape& s, const double* a, const double* b);
 

@@ -92,6 +92,9 @@ struct GemmPlan {
   // and the columns right of it (the interior's rows) run as two more, each planned on its own
   // by plan_gemm. Saves the padded tiles' work where the leftover rows and columns are few.
   size_t interior_m = 0, interior_n = 0;
+  // The parameters come from the batched class's tuning entry, chosen for the whole batch (a
+  // strided or listed batch of at least two items below the mid class; plan_gemm's `batch`).
+  bool batched = false;
   std::string describe() const;
 };
 
@@ -122,9 +125,10 @@ struct GemmOptions {
 bool tensor_path_available(const DeviceInfo& device);
 
 // The plan for a call on a device (no work is enqueued; arguments are not checked), for operands
-// of `type`.
+// of `type`, and `batch` items of m×n×k in one call: a batch of at least two items below the mid
+// class is planned as a whole, from the batched class's tuning entry where the device has one.
 GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& options = {},
-                   DataType type = DataType::F32);
+                   DataType type = DataType::F32, size_t batch = 1);
 
 // One command a call enqueues, as the planner wrote it.
 struct PlannedCommand {

@@ -41,16 +41,22 @@ inline const char* compute_type_name(ComputeType t) {
 // Bytes of one element.
 inline size_t data_type_bytes(DataType t) { return t == DataType::F64 ? 8 : t == DataType::F32 ? 4 : 2; }
 
-// op(A) is m×k, op(B) is k×n, C is m×n.
+// op(A) is m×k, op(B) is k×n, C is m×n; `batch` items of that shape in one call (a strided batch,
+// items stored one after another) where it is above 1.
 struct GemmShape {
   size_t m = 0, n = 0, k = 0;
+  size_t batch = 1;
 };
 
-inline double gemm_flops(const GemmShape& s) { return 2.0 * double(s.m) * double(s.n) * double(s.k); }
+inline double gemm_flops(const GemmShape& s) {
+  return 2.0 * double(s.m) * double(s.n) * double(s.k) * double(s.batch);
+}
 
-// "1024x512x256" (M x N x K): how clgemm's messages, tables and files write a shape.
+// "1024x512x256" (M x N x K), and "4096x[32x32x32]" for a batch of 4096 items: how clgemm's
+// messages, tables and files write a shape.
 inline std::string shape_text(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  const std::string item = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return s.batch > 1 ? std::to_string(s.batch) + "x[" + item + "]" : item;
 }
 
 // Tunable values of a kernel (tile sizes, work per thread, vector widths), passed as -D NAME=value.

@@ -24,18 +24,16 @@ void gemm_openblas(const GemmShape& s, const float* a, const float* b, float* c)
 }
 
 std::vector<double> gemm_reference_f64(const GemmShape& s, const float* a, const float* b) {
-  std::vector<double> ad(a, a + s.m * s.k), bd(b, b + s.k * s.n), cd(s.m * s.n, 0.0);
-  if (s.m && s.n && s.k)
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0, ad.data(), int(s.k),
-                bd.data(), int(s.n), 0.0, cd.data(), int(s.n));
-  return cd;
+  const std::vector<double> ad(a, a + s.m * s.k * s.batch), bd(b, b + s.k * s.n * s.batch);
+  return gemm_reference_f64(s, ad.data(), bd.data());
 }
 
 std::vector<double> gemm_reference_f64(const GemmShape& s, const double* a, const double* b) {
-  std::vector<double> cd(s.m * s.n, 0.0);
+  std::vector<double> cd(s.m * s.n * s.batch, 0.0);
   if (s.m && s.n && s.k)
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0, a, int(s.k), b,
-                int(s.n), 0.0, cd.data(), int(s.n));
+    for (size_t i = 0; i < s.batch; ++i)
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0, a + i * s.m * s.k,
+                  int(s.k), b + i * s.k * s.n, int(s.n), 0.0, cd.data() + i * s.m * s.n, int(s.n));
   return cd;
 }
 

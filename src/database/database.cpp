@@ -22,8 +22,18 @@ namespace {
 
 constexpr int kFormat = 1;
 
+// [m, n, k], or [m, n, k, batch] for a strided batch of items of m×n×k.
 GemmShape shape_from_json(const nlohmann::json& j) {
-  return {j.at(0).get<size_t>(), j.at(1).get<size_t>(), j.at(2).get<size_t>()};
+  GemmShape s{j.at(0).get<size_t>(), j.at(1).get<size_t>(), j.at(2).get<size_t>()};
+  if (j.size() > 3) s.batch = j.at(3).get<size_t>();
+  if (s.batch == 0) throw std::runtime_error("a shape's batch count is at least 1");
+  return s;
+}
+
+nlohmann::json shape_to_json(const GemmShape& s) {
+  nlohmann::json j = {s.m, s.n, s.k};
+  if (s.batch > 1) j.push_back(s.batch);
+  return j;
 }
 
 std::vector<TuningPoint> points_from_json(const nlohmann::json& j) {
@@ -39,7 +49,7 @@ std::vector<TuningPoint> points_from_json(const nlohmann::json& j) {
 }
 
 void points_to_json(const std::vector<TuningPoint>& points, nlohmann::json& j) {
-  for (const auto& p : points) j["points"].push_back({{"shape", {p.shape.m, p.shape.n, p.shape.k}}, {"gflops", p.gflops}});
+  for (const auto& p : points) j["points"].push_back({{"shape", shape_to_json(p.shape)}, {"gflops", p.gflops}});
 }
 
 // Whole numbers only: a float such as 1e30 has no long value (converting it is undefined). The
@@ -103,7 +113,7 @@ nlohmann::json entry_to_json(const TuningEntry& e) {
   nlohmann::json j = {{"device", e.device}, {"architecture", e.architecture}, {"vendor", e.vendor},
                       {"device_type", e.device_type}, {"shape_class", e.shape_class}, {"kernel", e.kernel},
                       {"precision", data_type_name(e.precision)},
-                      {"params", e.params}, {"shape", {e.shape.m, e.shape.n, e.shape.k}}, {"gflops", e.gflops},
+                      {"params", e.params}, {"shape", shape_to_json(e.shape)}, {"gflops", e.gflops},
                       {"date", e.date}};
   for (const auto& a : e.alternatives) {
     nlohmann::json alt = {{"params", a.params}, {"gflops", a.gflops}};
@@ -136,6 +146,16 @@ const TuningDatabase& user_database() {
 
 }  // namespace
 
+bool batched_class_serves(DeviceKind kind, size_t m, size_t n, size_t k, size_t batch) {
+  if (batch < 2) return false;
+  const std::string item = shape_class(kind, m, n, k);
+  return item != "mid" && item != "large";
+}
+
+std::string class_of(DeviceKind kind, const GemmShape& s) {
+  return batched_class_serves(kind, s.m, s.n, s.k, s.batch) ? "batched" : shape_class(kind, s.m, s.n, s.k);
+}
+
 std::string shape_class(DeviceKind kind, size_t m, size_t n, size_t k) {
   if (std::min(m, n) <= 32) return "skinny";
   const double work = double(m) * double(n) * double(k);
@@ -157,7 +177,7 @@ std::string shape_class(DeviceKind kind, size_t m, size_t n, size_t k) {
 }
 
 const std::vector<std::string>& shape_classes() {
-  static const std::vector<std::string> c = {"small", "medium", "mid", "large", "skinny"};
+  static const std::vector<std::string> c = {"small", "medium", "mid", "large", "skinny", "batched"};
   return c;
 }
 

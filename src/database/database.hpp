@@ -25,7 +25,15 @@ namespace clgemm::detail {
 //   medium   m·n·k < 2^32 (about 1625³)         m·n·k < 640³
 //   mid      m·n·k < 2^34 (about 2580³)         m·n·k < 896³
 //   large    everything else                    everything else
+// A batched call's items take their own class; "batched" is the class of strided batches, tuned
+// on one (tuner.cpp), which serves calls of at least two items below the mid class
+// (batched_class_serves): there the batch, not the item, fills the device, and the tiles that
+// suit one small item (many, to fill the units) are the wrong ones.
 std::string shape_class(DeviceKind kind, size_t m, size_t n, size_t k);
+bool batched_class_serves(DeviceKind kind, size_t m, size_t n, size_t k, size_t batch);
+// The class whose entry serves a call of `s` (a batch where s.batch > 1): "batched" where
+// batched_class_serves, else shape_class of its item.
+std::string class_of(DeviceKind kind, const GemmShape& s);
 const std::vector<std::string>& shape_classes();
 
 // A configuration measured on another shape of its class than the entry's (with the split the

@@ -22,15 +22,17 @@ class PlanCache {
   static constexpr size_t kMaxPlans = 4096;
   // Calls differ only in the treatment of edges, the arithmetic (GemmOptions::force_edge_split
   // and math) and the element type, which are part of the key.
-  std::optional<GemmPlan> find(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type);
+  // The batch count too: batched calls may plan otherwise than single ones.
+  std::optional<GemmPlan> find(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type,
+                               size_t batch = 1);
   // Keeps `plan`, made while the user database was at `generation` (user_database_generation()).
-  void store(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type,
+  void store(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type, size_t batch,
              const GemmPlan& plan, uint64_t generation);
 
  private:
   // Everything of the device that planning reads (tests plan for made-up devices too).
-  using Key = std::tuple<std::string, size_t, size_t, size_t, int, int, int>;
-  static Key key(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type);
+  using Key = std::tuple<std::string, size_t, size_t, size_t, int, int, int, size_t>;
+  static Key key(const DeviceInfo& d, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type, size_t batch);
   void drop_if_stale();
   std::mutex mutex_;
   std::map<Key, GemmPlan> plans_;

@@ -21,13 +21,14 @@ namespace {
 // The tall kernel reads op(A) along k in place, so it takes a call only where op(A)'s rows are
 // contiguous along k (in row-major terms: A not transposed). plan_gemm knows only the shape; a
 // call it planned for the tall path with A the other way round is planned again without it.
-GemmPlan fit_to_layout(const DeviceInfo& device, const RowMajorGemm& g, GemmPlan plan, const GemmOptions& options) {
+GemmPlan fit_to_layout(const DeviceInfo& device, const RowMajorGemm& g, GemmPlan plan, const GemmOptions& options,
+                       size_t batch) {
   if (plan.path != GemmPath::Tall || !g.trans_a) return plan;
   if (options.force_path == GemmPath::Tall)
     throw Error(Status::InvalidArgument,
                 "the tall path reads the large operand along k in place: it needs a row-major call with A not "
                 "transposed, or a column-major call with B not transposed");
-  return plan_without_tall(device, g.m, g.n, g.k, options, g.type);
+  return plan_without_tall(device, g.m, g.n, g.k, options, g.type, batch);
 }
 
 // The wide kernel's plan, where the call's layout gives it a large operand it can stream along
@@ -72,7 +73,7 @@ std::optional<GemmPart> plan_reversed_tall(const DeviceInfo& device, const RowMa
   const bool forced = options.force_path == GemmPath::Tall;
   if (!forced && (options.force_path != GemmPath::Auto || !options.force_params.empty())) return std::nullopt;
   if (!g.trans_a && g.n <= kTallMaxN) return std::nullopt;  // the tall kernel reads it as it is
-  const GemmPlan plan = plan_gemm(device, g.n, g.m, g.k, options, g.type);
+  const GemmPlan plan = plan_gemm(device, g.n, g.m, g.k, options, g.type, batch.count);
   if (plan.path != GemmPath::Tall) return std::nullopt;
   GemmPart part{g, batch, plan};
   RowMajorGemm& r = part.g;
@@ -93,8 +94,8 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
                                  const GemmOptions& options) {
   if (std::optional<GemmPlan> wide = plan_wide(device, g, options)) return {{g, batch, *wide}};
   if (std::optional<GemmPart> reversed = plan_reversed_tall(device, g, batch, options)) return {*reversed};
-  const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options, g.type);
-  if (plan.interior_m == 0) return {{g, batch, fit_to_layout(device, g, plan, options)}};
+  const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options, g.type, batch.count);
+  if (plan.interior_m == 0) return {{g, batch, fit_to_layout(device, g, plan, options, batch.count)}};
   const Interior in{plan.interior_m, plan.interior_n};
   GemmOptions whole = options;
   whole.force_edge_split = GemmOptions::Toggle::Off;
@@ -102,8 +103,8 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
   std::vector<GemmPart> parts = {{inner.g, inner.batch, plan}};
   for (const Block& s : edge_strips(g.m, g.n, in)) {
     const GemmBlock b = block_of(g, batch, s.row0, s.rows, s.col0, s.cols);
-    parts.push_back({b.g, b.batch, fit_to_layout(device, b.g, plan_gemm(device, s.rows, s.cols, g.k, whole, g.type), whole),
-                     s.row0, s.col0});
+    const GemmPlan strip = plan_gemm(device, s.rows, s.cols, g.k, whole, g.type, batch.count);
+    parts.push_back({b.g, b.batch, fit_to_layout(device, b.g, strip, whole, batch.count), s.row0, s.col0});
   }
   return parts;
 }

@@ -19,6 +19,6 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
 
 // plan_gemm without the tall path (planner.cpp); not kept in the plan cache.
 GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
-                           DataType type = DataType::F32);
+                           DataType type = DataType::F32, size_t batch = 1);
 
 }  // namespace clgemm::detail

@@ -141,7 +141,7 @@ struct Choice {
 // measured on shapes far away (it predicted the 2048³ entry's 128×128 tiles split in two
 // fastest at 1024³, where they leave most of each unit idle).
 Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, const detail::GemmKernelDescriptor& desc,
-                    size_t m, size_t n, size_t k, bool allow_split) {
+                    const GemmShape& call, bool allow_split) {
   if (!desc.tile || e.shape.m == 0) return {e.params, "", {}};
   std::vector<KernelParams> params;  // the candidates that fit this device, in entry order
   std::vector<size_t> numbers;       // 0 for the entry, i for its alternative i
@@ -153,7 +153,7 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
       const KernelParams full = detail::resolve_params(desc, device, ps);
       std::vector<detail::TileCandidate> measured{detail::candidate_of(desc, full, gflops, e.shape, device)};
       for (const auto& p : points) measured.push_back(detail::candidate_of(desc, full, p.gflops, p.shape, device));
-      cands.push_back(detail::nearest_measurement(measured, {m, n, k}, device.compute_units));
+      cands.push_back(detail::nearest_measurement(measured, call, device.compute_units));
       params.push_back(ps);
       numbers.push_back(number);
     } catch (const Error&) {  // does not fit this device: not a candidate
@@ -163,13 +163,13 @@ Choice choose_among(const detail::TuningEntry& e, const DeviceInfo& device, cons
   for (size_t a = 0; a < e.alternatives.size(); ++a)
     add(e.alternatives[a].params, e.alternatives[a].gflops, e.alternatives[a].points, a + 1);
   if (cands.empty()) return {e.params, "", {}};
-  const detail::TilePick pick = detail::pick_tile(cands, {m, n, k}, device.compute_units, allow_split);
+  const detail::TilePick pick = detail::pick_tile(cands, call, device.compute_units, allow_split);
   const detail::TileCandidate& c = cands[pick.index];
   std::string note;
   if (numbers[pick.index] > 0)
     note = "; alternative " + std::to_string(numbers[pick.index]) + " of the entry (" + std::to_string(c.tile_m) + "x" +
            std::to_string(c.tile_n) + " tiles, predicted faster here)";
-  if (c.tuned.m != e.shape.m || c.tuned.n != e.shape.n || c.tuned.k != e.shape.k)
+  if (c.tuned.m != e.shape.m || c.tuned.n != e.shape.n || c.tuned.k != e.shape.k || c.tuned.batch != e.shape.batch)
     note += "; predicted from its measurement at " + shape_text(c.tuned);
   return {params[pick.index], note, pick.split, pick.seconds};
 }
@@ -221,7 +221,7 @@ double float32_prediction(const DeviceInfo& device, size_t m, size_t n, size_t k
   const auto predict = [&](size_t pm, size_t pn) -> std::pair<double, KernelParams> {
     const auto found = find_entry(device, detail::shape_class(device.kind, pm, pn, k));
     if (!found || found->entry.kernel != "xgemm") return {0, {}};
-    const Choice c = choose_among(found->entry, device, desc, pm, pn, k, true);
+    const Choice c = choose_among(found->entry, device, desc, {pm, pn, k}, true);
     return {c.seconds, detail::resolve_params(desc, device, c.params)};
   };
   try {
@@ -279,7 +279,7 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
     plan.params = resolved(detail::xmma_tiles(device, m, n));
     plan.source = "the tensor kernel's defaults (measured on the H200)";
     if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true)) {
-      const Choice c = choose_among(found->entry, device, desc, m, n, k, false);
+      const Choice c = choose_among(found->entry, device, desc, {m, n, k}, false);
       try {
         plan.params = resolved(c.params);
         plan.source = found->origin + c.note;
@@ -309,7 +309,7 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
 // The plan for the whole call, edges included; `allow_tall` = false leaves the tall kernel out
 // (for calls whose A it cannot read).
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall,
-                    DataType type);
+                    DataType type, size_t batch);
 
 }  // namespace
 
@@ -352,36 +352,39 @@ bool forces_nothing(const GemmOptions& o) {
 }
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
-                       DataType type, bool allow_tall = true);
+                       DataType type, bool allow_tall = true, size_t batch = 1);
 
 }  // namespace
 
 namespace detail {
 
 GemmPlan plan_without_tall(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
-                           DataType type) {
-  return plan_uncached(device, m, n, k, o, type, false);
+                           DataType type, size_t batch) {
+  return plan_uncached(device, m, n, k, o, type, false, batch);
 }
 
 }  // namespace detail
 
-GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type) {
+GemmPlan plan_gemm(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type,
+                   size_t batch) {
   if (o.force_path == GemmPath::Wide)
     throw Error(Status::InvalidArgument,
                 "the wide path depends on which operand is transposed, which a shape alone does not say: plan the "
                 "call (plan_call) instead");
-  if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o, type);
-  if (auto cached = detail::plan_cache().find(device, m, n, k, o, type)) return *cached;
+  // Batches that the batched class does not serve plan as one item: the cache keeps one plan for them.
+  if (!detail::batched_class_serves(device.kind, m, n, k, batch)) batch = 1;
+  if (!forces_nothing(o)) return plan_uncached(device, m, n, k, o, type, true, batch);
+  if (auto cached = detail::plan_cache().find(device, m, n, k, o, type, batch)) return *cached;
   const uint64_t generation = detail::user_database_generation();
-  GemmPlan plan = plan_uncached(device, m, n, k, o, type);
-  detail::plan_cache().store(device, m, n, k, o, type, plan, generation);
+  GemmPlan plan = plan_uncached(device, m, n, k, o, type, true, batch);
+  detail::plan_cache().store(device, m, n, k, o, type, batch, plan, generation);
   return plan;
 }
 
 namespace {
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
-                       DataType type, bool allow_tall) {
+                       DataType type, bool allow_tall, size_t batch) {
   if (type != DataType::F32 && o.force_path == GemmPath::Tensor)
     throw Error(Status::InvalidArgument, std::string("the tensor path multiplies f32 operands; these are ") +
                                              data_type_name(type));
@@ -389,7 +392,7 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
     if (auto tensor = plan_tensor(device, m, n, k, o)) return *tensor;
     GemmOptions fp32 = o;
     fp32.math = Math::Fp32;
-    GemmPlan plan = plan_uncached(device, m, n, k, fp32, type, allow_tall);
+    GemmPlan plan = plan_uncached(device, m, n, k, fp32, type, allow_tall, batch);
     plan.reason += std::string("; float32 arithmetic although ") + math_name(o.math) + " was asked for: " +
                    (!tensor_path_available(device) ? "the device has no tensor path (an NVIDIA GPU, sm_80 or newer)"
                     : o.force_path != GemmPath::Auto || !o.force_params.empty()
@@ -398,21 +401,23 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
                           "units idle where the float32 path's would not (the load-balance model's prediction)");
     return plan;
   }
-  const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall, type);
-  if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off) return whole;
+  const GemmPlan whole = plan_whole(device, m, n, k, o, allow_tall, type, batch);
+  // A plan from the batched class's entry covers the padded tiles already: its measurements are
+  // of whole batches, edges included.
+  if (whole.path != GemmPath::Packed || o.force_edge_split == GemmOptions::Toggle::Off || whole.batched) return whole;
   const size_t tile_m = size_t(detail::p(whole.params, "MWG")), tile_n = size_t(detail::p(whole.params, "NWG"));
   const bool split = o.force_edge_split == GemmOptions::Toggle::On ? detail::interior_of(m, n, tile_m, tile_n).m > 0
                                                                    : edges_apart_pay(device, m, n, k, tile_m, tile_n);
   if (!split) return whole;
   const detail::Interior in = detail::interior_of(m, n, tile_m, tile_n);
-  GemmPlan inner = plan_whole(device, in.m, in.n, k, o, allow_tall, type);
+  GemmPlan inner = plan_whole(device, in.m, in.n, k, o, allow_tall, type, 1);
   if (inner.path != GemmPath::Packed) return whole;
   inner.interior_m = in.m, inner.interior_n = in.n;
   return inner;
 }
 
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall,
-                    DataType type) {
+                    DataType type, size_t batch) {
   GemmPlan plan;
   // Overrides without a forced path are meant for the kernel the planner would otherwise pick.
   const bool tall = o.force_path == GemmPath::Tall || (o.force_path == GemmPath::Auto && o.force_params.empty() &&
@@ -430,8 +435,13 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
     return plan;
   }
   plan.pack_b = pack_b_choice(m, n, k, o);  // by size alone, whatever path and parameters follow
-  const std::string cls = detail::shape_class(device.kind, m, n, k);
-  const auto found = find_entry(device, cls, false, type);
+  // A batch that the batched class serves (plan_gemm) takes its entry where there is one, else
+  // its item's class's.
+  std::string cls = detail::shape_class(device.kind, m, n, k);
+  std::optional<detail::FoundEntry> found;
+  if (batch > 1) found = find_entry(device, "batched", false, type);
+  if (found) cls = "batched";
+  else found = find_entry(device, cls, false, type);
   if (o.force_path != GemmPath::Auto) {
     plan.path = o.force_path;
     plan.reason = "path forced by the caller";
@@ -452,8 +462,9 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
   if (use_entry) {
     try {
       const bool auto_split = splits_k(desc) && o.force_splits == 0;
-      const Choice chosen = choose_among(found->entry, device, desc, m, n, k, auto_split);
+      const Choice chosen = choose_among(found->entry, device, desc, {m, n, k, cls == "batched" ? batch : 1}, auto_split);
       plan.params = detail::resolve_params(desc, device, chosen.params);
+      plan.batched = cls == "batched";
       plan.source = found->origin + ", " + cls + " shapes" + chosen.note;
       const detail::SplitK split = auto_split ? chosen.split : forced_split(desc, plan.params, device, m, n, k, o);
       plan.splits = split.splits, plan.split_tiles = split.split_tiles;

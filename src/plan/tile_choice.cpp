@@ -44,6 +44,10 @@ constexpr double kAlternativeMargin = 0.90;
 // 300³: 24×32 tiles 12.4 against 13.6.
 constexpr double kMeasuredMargin = 0.95;
 
+// How much a batch's item count weighs against its item's size in choosing the measurement
+// nearest a call (nearest_measurement): tiles fit the item, and the count only scales the waves.
+constexpr double kBatchWeight = 0.25;
+
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 // Blocks on the busiest compute unit (see tile_choice.hpp).
@@ -76,7 +80,7 @@ double rounds(const TileCandidate& c, size_t blocks, size_t units) {
 
 double cost(const TileCandidate& c, const GemmShape& s, size_t units, const SplitK& split) {
   units = std::max<size_t>(units, 1);
-  const size_t tiles = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n);
+  const size_t tiles = ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n) * std::max<size_t>(s.batch, 1);
   const size_t kp = ceil_div(s.k, c.tile_k) * c.tile_k;
   const double whole = double(kp) + kFixedDepth;
   if (split.splits <= 1 || split.split_tiles == 0) return rounds(c, tiles, units) * whole;
@@ -123,14 +127,17 @@ SplitK requested_split(const TileCandidate& c, const GemmShape& s, size_t units,
 
 double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t units, const SplitK& split) {
   const GemmShape& t = c.tuned;
-  const double tuned_seconds = 2.0 * double(t.m) * double(t.n) * double(t.k) / (c.gflops * 1e9);
+  const double tuned_seconds = gemm_flops(t) / (c.gflops * 1e9);
   return tuned_seconds * cost(c, call, units, split) / cost(c, t, units, c.tuned_split);
 }
 
 TileCandidate nearest_measurement(const std::vector<TileCandidate>& measured, const GemmShape& call, size_t units) {
+  // The item's size sets how well tiles fit; the count of items matters less (kBatchWeight).
   const auto distance = [&](const GemmShape& s) {
     return std::fabs(std::log(double(call.m) * double(call.n) * double(call.k)) -
-                     std::log(double(s.m) * double(s.n) * double(s.k)));
+                     std::log(double(s.m) * double(s.n) * double(s.k))) +
+           kBatchWeight * std::fabs(std::log(double(std::max<size_t>(call.batch, 1))) -
+                                    std::log(double(std::max<size_t>(s.batch, 1))));
   };
   size_t best = 0;
   for (size_t i = 1; i < measured.size(); ++i)
@@ -141,6 +148,7 @@ TileCandidate nearest_measurement(const std::vector<TileCandidate>& measured, co
 }
 
 SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
+  if (call.batch > 1) return {};  // a batch's items fill the units; the batched entries are measured unsplit
   const size_t tiles = ceil_div(call.m, c.tile_m) * ceil_div(call.n, c.tile_n);
   const size_t k_steps = ceil_div(call.k, c.tile_k);
   SplitK best;
@@ -175,7 +183,8 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
 namespace {
 // Whether the prediction of `c` at `call` with `split` is a measurement, not the model's scaling.
 bool measured_at(const TileCandidate& c, const GemmShape& call, const SplitK& split) {
-  return c.tuned.m == call.m && c.tuned.n == call.n && c.tuned.k == call.k && split.splits == c.tuned_split.splits &&
+  return c.tuned.m == call.m && c.tuned.n == call.n && c.tuned.k == call.k && c.tuned.batch == call.batch &&
+         split.splits == c.tuned_split.splits &&
          split.split_tiles == c.tuned_split.split_tiles && split.sk_groups == c.tuned_split.sk_groups;
 }
 }  // namespace

@@ -46,15 +46,17 @@ cl::Buffer upload_random(const Context& ctx, DataType type, size_t count, uint64
 CandidateBench::CandidateBench(const Context& ctx, const GemmShape& s, DataType type, std::mt19937_64& rng)
     : ctx_(ctx), s_(s), type_(type) {
   std::vector<double> a, b;
-  da_ = upload_random(ctx, type, s.m * s.k, rng(), a);
-  db_ = upload_random(ctx, type, s.k * s.n, rng(), b);
-  dc_ = ctx.buffer(s.m * s.n * data_type_bytes(type));
+  da_ = upload_random(ctx, type, s.m * s.k * s.batch, rng(), a);
+  db_ = upload_random(ctx, type, s.k * s.n * s.batch, rng(), b);
+  dc_ = ctx.buffer(s.m * s.n * s.batch * data_type_bytes(type));
   ref_ = cpu::gemm_reference_f64(s, a.data(), b.data());
   g_.m = s.m, g_.n = s.n, g_.k = s.k;
   g_.a = {da_(), 0, s.k};
   g_.b = {db_(), 0, s.n};
   g_.c = {dc_(), 0, s.n};
   g_.type = g_.c_type = type;
+  batch_.count = s.batch;
+  batch_.a_stride = s.m * s.k, batch_.b_stride = s.k * s.n, batch_.c_stride = s.m * s.n;
 }
 
 Measurement CandidateBench::run(const std::string& kernel, const KernelParams& ps, const SplitK& split, bool pack_b) {
@@ -67,11 +69,11 @@ Measurement CandidateBench::run(const std::string& kernel, const KernelParams& p
   plan.pack_b = pack_b;
   const cl::CommandQueue& q = ctx_.queue();
   const CallerBuffers buffers{g_.a.buffer, g_.b.buffer, g_.c.buffer};
-  const size_t count = s_.m * s_.n;
+  const size_t count = s_.m * s_.n * s_.batch;
   std::vector<unsigned char> c(count * data_type_bytes(type_));
   LaunchPlan launch;
   try {
-    launch = build_launch_plan(ctx_.info(), {GemmPart{g_, {}, plan}});
+    launch = build_launch_plan(ctx_.info(), {GemmPart{g_, batch_, plan}});
     fill_nan(q, dc_, type_, count);
     enqueue_plan(ctx_, q, launch, buffers);
     q.enqueueReadBuffer(dc_, CL_TRUE, 0, c.size(), c.data());

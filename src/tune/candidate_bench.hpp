@@ -23,7 +23,7 @@ struct Measurement {
   std::string note;     // why it failed
 };
 
-// Random inputs of one shape with A, B and C all of `type`, and their float64 reference, made
+// Random inputs of one shape (a strided batch where s.batch > 1) with A, B and C all of `type`, and their float64 reference, made
 // once; each candidate's result is checked against it before the candidate is timed (by its
 // events: packing, and for 16-bit operands the widening while packing, included).
 class CandidateBench {
@@ -40,6 +40,7 @@ class CandidateBench {
   std::vector<double> ref_;
   cl::Buffer da_, db_, dc_;
   RowMajorGemm g_;
+  BatchSpec batch_;  // s.batch items, stored one after another
 };
 
 }  // namespace clgemm::detail

@@ -28,7 +28,7 @@ std::string checked_database_path(const Context& ctx, const TuningRequest& r) {
   for (const auto& c : r.classes)
     if (std::find(known.begin(), known.end(), c) == known.end())
       throw Error(Status::InvalidArgument,
-                  "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny");
+                  "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny, batched");
   detail::check_tuning_precision(ctx.info(), r.precision);
   if (r.tensor) {
     for (const auto& c : r.classes)

@@ -192,6 +192,10 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
       {"medium", {medium, medium, medium}, "direct", 0.05}, {"small", {small, small, small}, "direct", 0.10},
       {"small", {small, small, small}, "xgemm", 0.05},   {"skinny", {16, wide, wide}, "direct", 0.15},
       {"skinny", {16, wide, wide}, "xgemm", 0.10},
+      // Strided batches: items of 128³ (GPUs) or 64³ (CPUs), enough of them to fill the device
+      // several times over.
+      {"batched", cpu ? GemmShape{64, 64, 64, 256} : GemmShape{128, 128, 128, 1024}, "xgemm", 0.10},
+      {"batched", cpu ? GemmShape{64, 64, 64, 256} : GemmShape{128, 128, 128, 1024}, "direct", 0.05},
   };
   const std::vector<Share>& shares = tensor ? tensor_shares : float32_shares;
   double weight = 0;

@@ -14,7 +14,8 @@ namespace clgemm::detail {
 
 // The shape on which shape class `cls`, tuned on `tuned`, gets its points: every side halved (a
 // skinny shape keeps its thin side), or shrunk less where half would leave the class; none if no
-// shrunk shape stays in it. The small end, because that is where scaling from the tuned shape
+// shrunk shape stays in it; for the batched class, items of half the side and four times as many
+// of them. The small end, because that is where scaling from the tuned shape
 // strays most (H200: the medium entry's 32×64 tiles, tuned at 1024³, predicted 15 µs at 516³ and
 // took 23).
 std::optional<GemmShape> point_shape(DeviceKind kind, const std::string& cls, const GemmShape& tuned);

@@ -17,6 +17,7 @@ namespace {
 struct PlanOptions {
   DeviceOptions dev;
   size_t m = 0, n = 0, k = 0;
+  size_t batch = 1;  // a strided batch of this many items, stored one after another
   std::string path = "auto";
   std::string edges = "auto";  // GemmOptions::force_edge_split
   std::string math = "fp32";   // GemmOptions::math
@@ -47,10 +48,10 @@ std::vector<unsigned char> random_operand(DataType type, size_t count, uint64_t 
 // kernels) timed on the host clock, then `repeat` warm calls; checked once against float64.
 nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const GemmCall& types, const GemmOptions& go) {
   Context ctx(d);
-  const GemmShape s{o.m, o.n, o.k};
-  std::vector<unsigned char> a = random_operand(types.a_type, s.m * s.k, 1),
-                             b = random_operand(types.b_type, s.k * s.n, 2),
-                             c(s.m * s.n * data_type_bytes(types.c_type));
+  const GemmShape s{o.m, o.n, o.k, o.batch};
+  std::vector<unsigned char> a = random_operand(types.a_type, s.m * s.k * s.batch, 1),
+                             b = random_operand(types.b_type, s.k * s.n * s.batch, 2),
+                             c(s.m * s.n * s.batch * data_type_bytes(types.c_type));
   cl::Buffer da(ctx.context(), CL_MEM_COPY_HOST_PTR, a.size(), a.data());
   cl::Buffer db(ctx.context(), CL_MEM_COPY_HOST_PTR, b.size(), b.data());
   cl::Buffer dc = ctx.buffer(c.size());
@@ -60,16 +61,19 @@ nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const Gemm
   call.c = {dc(), 0, s.n};
   auto once = [&] {
     const auto t0 = Clock::now();
-    gemm(call, ctx.queue()(), nullptr, go);
+    if (s.batch > 1)
+      gemm_strided_batched(call, s.m * s.k, s.k * s.n, s.m * s.n, s.batch, ctx.queue()(), nullptr, go);
+    else
+      gemm(call, ctx.queue()(), nullptr, go);
     ctx.queue().finish();
     return std::chrono::duration<double>(Clock::now() - t0).count();
   };
   const double first = once();
   ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.size(), c.data());
   // The reference multiplies the operands as stored (rounded to their type).
-  const std::vector<double> ad = cpu::from_storage(call.a_type, a.data(), s.m * s.k),
-                            bd = cpu::from_storage(call.b_type, b.data(), s.k * s.n),
-                            cd = cpu::from_storage(call.c_type, c.data(), s.m * s.n);
+  const std::vector<double> ad = cpu::from_storage(call.a_type, a.data(), s.m * s.k * s.batch),
+                            bd = cpu::from_storage(call.b_type, b.data(), s.k * s.n * s.batch),
+                            cd = cpu::from_storage(call.c_type, c.data(), s.m * s.n * s.batch);
   const double err = cpu::relative_error(cd.data(), cpu::gemm_reference_f64(s, ad.data(), bd.data()).data(), cd.size());
   std::vector<double> warm;
   for (int i = 0; i < o.repeat; ++i) warm.push_back(once());
@@ -96,8 +100,8 @@ void run_plan(const PlanOptions& o) {
   check_output_file("--save", o.dev.save);
   const DeviceInfo d = open_device(o.dev);
   if (o.run)
-    check_footprint(d, "--run with " + shape_text({o.m, o.n, o.k}),
-                    gemm_footprint({o.m, o.n, o.k}, 1, 1, call.a_type, call.c_type));
+    check_footprint(d, "--run with " + shape_text({o.m, o.n, o.k, o.batch}),
+                    gemm_footprint({o.m, o.n, o.k}, 1, 1, call.a_type, call.c_type, o.batch));
   GemmOptions go;
   go.force_path = o.path == "direct"   ? GemmPath::Direct
                   : o.path == "packed" ? GemmPath::Packed
@@ -112,14 +116,14 @@ void run_plan(const PlanOptions& o) {
   const std::string types = std::string("A and B ") + data_type_name(call.a_type) + ", C " + data_type_name(call.c_type);
   CallPlan cp;
   try {
-    cp = plan_call(d, call, go);
+    cp = plan_call(d, call, go, o.batch, o.m * o.k, o.k * o.n, o.m * o.n);
   } catch (const Error& e) {
     if (e.status() != Status::UnsupportedTypes && e.status() != Status::NoFp64) throw;
     throw Error(e.status(), "--precision " + o.precision + (o.c_type.empty() ? "" : " --c-type " + o.c_type) + ": " +
                                 e.what());
   }
   const GemmPlan& plan = cp.parts.front().plan;
-  nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k},
+  nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k}, {"batch", o.batch},
                         {"a_type", data_type_name(call.a_type)}, {"b_type", data_type_name(call.b_type)},
                         {"c_type", data_type_name(call.c_type)},
                         {"path", path_name(plan.path)},
@@ -141,7 +145,7 @@ void run_plan(const PlanOptions& o) {
   for (const auto& t : cp.temporaries) doc["temporaries"].push_back({{"role", t.role}, {"bytes", t.bytes}});
   if (o.run) doc["run"] = run_planned(d, o, call, go);
   emit_json(o.dev, doc);
-  if (!o.dev.json) std::cout << o.m << "x" << o.n << "x" << o.k << ", " << types << ", on " << d.name << ":\n" << cp.describe();
+  if (!o.dev.json) std::cout << shape_text({o.m, o.n, o.k, o.batch}) << ", " << types << ", on " << d.name << ":\n" << cp.describe();
   if (!o.run) return;
   const auto& r = doc["run"];
   if (!o.dev.json)
@@ -164,6 +168,9 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--m", o->m, "rows of op(A) and C")->required()->check(kPositiveSize);
   cmd->add_option("--n", o->n, "columns of op(B) and C")->required()->check(kPositiveSize);
   cmd->add_option("--k", o->k, "columns of op(A), rows of op(B)")->required()->check(kPositiveSize);
+  cmd->add_option("--batch", o->batch,
+                  "a strided batch of this many items (gemm_strided_batched, items stored one after another)")
+      ->check(CLI::Range(size_t(1), size_t(1) << 24));
   cmd->add_option("--path", o->path,
                   "force a path: auto, direct, packed, tall (C of at most 16 columns; `plan` assumes row-major A and B, "
                   "not transposed), wide (C of at most 16 rows) or tensor (with --math 3xtf32 or tf32)")

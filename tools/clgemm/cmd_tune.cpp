@@ -75,8 +75,8 @@ KernelParams parse_config(const std::string& text) {
   return ps;
 }
 
-// One MxNxK shape, in the bench's size syntax (bench/shapes.hpp); anything else is refused, and a
-// size beyond the kernels' indexing with the bench's SizeOverflow.
+// One MxNxK shape, or a strided batch BxMxNxK, in the bench's size syntax (bench/shapes.hpp);
+// anything else is refused, and a size beyond the kernels' indexing with the bench's SizeOverflow.
 GemmShape parse_shape(const std::string& text) {
   std::vector<bench::Shape> shapes;
   try {
@@ -88,8 +88,8 @@ GemmShape parse_shape(const std::string& text) {
   const bool one_item = text.find_first_of(",:") == std::string::npos && text.find('x') != std::string::npos &&
                         !text.empty() && !std::isalpha(static_cast<unsigned char>(text[0]));
   if (shapes.size() != 1 || !one_item)
-    throw Error(Status::InvalidArgument, "--shape: '" + text + "' is not MxNxK with positive sizes");
-  return {shapes[0].m, shapes[0].n, shapes[0].k};
+    throw Error(Status::InvalidArgument, "--shape: '" + text + "' is not MxNxK or BxMxNxK with positive sizes");
+  return {shapes[0].m, shapes[0].n, shapes[0].k, shapes[0].batch};
 }
 
 // --try: measures the given configurations on one shape and prints a row each; saves nothing.
@@ -98,7 +98,7 @@ void run_try(const TuneOptions& o) {
   std::vector<KernelParams> configs;
   for (const auto& t : o.tries) configs.push_back(parse_config(t));
   const DeviceInfo device = open_device(o.dev);
-  check_footprint(device, "--shape " + o.shape, gemm_footprint(shape, 1, 1, o.precision, o.precision));
+  check_footprint(device, "--shape " + o.shape, gemm_footprint(shape, 1, 1, o.precision, o.precision, shape.batch));
   Context ctx(device);
   const auto results = measure_configurations(
       ctx, o.kernel, shape, configs,
@@ -111,6 +111,7 @@ void run_try(const TuneOptions& o) {
   progress_done();
   nlohmann::json doc = {{"device", ctx.info().name}, {"shape", {shape.m, shape.n, shape.k}}, {"kernel", o.kernel},
                         {"precision", data_type_name(o.precision)}};
+  if (shape.batch > 1) doc["batch"] = shape.batch;
   Table t({"#", "GFLOP/s", "ms", "commands (ms)", "parameters", "outcome"});
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
@@ -176,7 +177,7 @@ void run_tune(const TuneOptions& o) {
   for (const auto& c : o.classes) {
     const auto& known = tuning_shape_classes();
     if (std::find(known.begin(), known.end(), c) == known.end())
-      throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny");
+      throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny, batched");
   }
   if (o.tensor && o.precision != DataType::F32)
     throw Error(Status::InvalidArgument, std::string("--tensor tunes the tensor path, which takes f32 operands; drop "
@@ -262,7 +263,7 @@ void add_tune_command(CLI::App& app) {
                   "seconds to spend in total (split over shape classes and kernels; the last tenth measures the kept "
                   "configurations again on a smaller shape of their class)")
       ->check(kFinitePositive);
-  cmd->add_option("--classes", o->classes, "only these shape classes: small, medium, mid, large, skinny")->delimiter(',');
+  cmd->add_option("--classes", o->classes, "only these shape classes: small, medium, mid, large, skinny, batched")->delimiter(',');
   cmd->add_option("--database", o->database, "database file (default: tuning.json in the cache folder)");
   cmd->add_option("--seed", o->seed, "seed of the random search");
   cmd->add_flag("--show", o->show, "print the stored entries (user and built-in database) and exit");
@@ -271,7 +272,8 @@ void add_tune_command(CLI::App& app) {
                   "kernel's defaults; repeat the option for more; SPLIT=S adds split-K to xgemm: 0 the model's "
                   "choice, 1 none, S parts of the last partial wave, or of the last SPLIT_TILES tiles); "
                   "nothing is saved");
-  cmd->add_option("--shape", o->shape, "the shape --try measures, MxNxK (default 1024x1024x1024)");
+  cmd->add_option("--shape", o->shape, "the shape --try measures, MxNxK, or BxMxNxK for a strided batch of B items (default "
+                  "1024x1024x1024)");
   cmd->add_flag("--tensor", o->tensor,
                 "tune the tensor path (xmma kernel, 3xTF32; NVIDIA sm_80 or newer) for the mid and large classes, "
                 "instead of the float32 kernels; its entries are kept apart from theirs and serve calls that ask for "
