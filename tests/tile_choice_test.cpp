@@ -183,6 +183,21 @@ TEST(SplitK, TinyCallsAreNotSplit) {
   EXPECT_GE(detail::best_split(kBig, {384, 384, 384}, 132).splits, 2u);
 }
 
+// Deep K on fewer tiles than units: the whole grid is cut into up to two parts per unit, far
+// beyond the 16 parts of a last wave, while K >= 8192; a batch is never split.
+TEST(SplitK, DeepKOnFewTilesFillsTwoBlocksPerUnit) {
+  const GemmShape deep{100, 100, 100000};  // 2 tiles of 64×128
+  const detail::SplitK s = detail::best_split(kBig, deep, 132);
+  EXPECT_EQ(s.split_tiles, 2u);
+  EXPECT_GT(s.splits, 16u);
+  EXPECT_LE(s.splits * s.split_tiles, 264u);
+  const detail::SplitK shallow = detail::best_split(kBig, {100, 100, 4096}, 132);
+  EXPECT_LE(shallow.splits, 16u) << "K below 8192 keeps the last-wave limits";
+  EXPECT_EQ(detail::best_split(kBig, {100, 100, 100000, 8}, 132).splits, 1u);
+  const GemmPlan plan = plan_gemm(fake_h200(), 100, 100, 100000);
+  EXPECT_GT(plan.splits * plan.split_tiles, 132u) << plan.describe();
+}
+
 TEST(TileChoice, KeepsTheEntryUnlessAnAlternativeIsClearlyFaster) {
   // 1032³ (H100): the entry in 6 parts measured 27.1 TFLOP/s, the runner-up in 5 parts 25.4; the
   // model predicts the runner-up 5 % faster, within its error, so the entry stays.
@@ -312,6 +327,24 @@ TEST(TileChoice, PredictsFromTheNearestMeasurement) {
 // 360³ 14.3 against 15.6); 400³-576³ 32×64 (400³ 16.6 against 18.3 for 36×36; 512³ 19.4, 576³
 // 24.3); 516³ 48×48 in 4 slices (22.2 against 23.5); 640³ 64×128 split (32.7 against 42.9 for
 // 64×64). From 774³ on, the 1024³ measurements as before.
+// Deep K and one short side of C: the points measured there (data/tuning/nvidia-h200.json) pick
+// the tiles, and the cubes' points do not stand in for them (nearest in form, not only in work).
+TEST(TileChoice, BuiltInH200EntriesPickDeepKAndShortSidesFromTheirPoints) {
+  const ScopedDatabase no_user_entries;
+  const DeviceInfo h200 = fake_h200();
+  const auto tile = [&](size_t m, size_t n, size_t k) {
+    const GemmPlan p = plan_gemm(h200, m, n, k);
+    return std::to_string(p.params.at("MWG")) + "x" + std::to_string(p.params.at("NWG"));
+  };
+  EXPECT_EQ(tile(100, 100, 100000), "32x128");
+  EXPECT_EQ(tile(128, 128, 32768), "32x128");
+  EXPECT_EQ(tile(4096, 64, 4096), "32x64");
+  EXPECT_EQ(tile(32, 4096, 4096), "32x128");
+  EXPECT_EQ(tile(1000, 1000, 1000), "64x128") << "a cube is predicted from the cubes";
+  const GemmPlan deep = plan_gemm(h200, 100, 100, 100000);
+  EXPECT_NE(deep.source.find("predicted from its measurement at 100x100x100000"), std::string::npos) << deep.source;
+}
+
 TEST(TileChoice, BuiltInH200MediumEntryPicksFromItsNearestMeasurements) {
   const ScopedDatabase no_user_entries;  // the built-in database alone
   const DeviceInfo h200 = fake_h200();

@@ -44,9 +44,22 @@ constexpr double kAlternativeMargin = 0.90;
 // 300³: 24×32 tiles 12.4 against 13.6.
 constexpr double kMeasuredMargin = 0.95;
 
-// How much a batch's item count weighs against its item's size in choosing the measurement
-// nearest a call (nearest_measurement): tiles fit the item, and the count only scales the waves.
+// The measurement nearest a call (nearest_measurement) is the nearest in log multiply-adds of
+// an item, then in its form: a point at 100×100×100000 says nothing about 1000³, whose
+// multiply-adds it shares, and a deep-K call is best predicted from a deep-K point (kShapeWeight,
+// per unit of log depth K/sqrt(m·n) and of log width n/m). A batch's item count only scales
+// the waves (kBatchWeight).
+constexpr double kShapeWeight = 0.5;
 constexpr double kBatchWeight = 0.25;
+
+// Deep K on fewer tiles than units (100×100×100000, 64×64×65536): the whole grid is split, into
+// up to kDeepPartsPerUnit parts per unit (and kMaxDeepSplits per tile), since one small-tile block
+// per SM leaves most of it idle. H200, tiles of 32×128 over K = 100000 (4 tiles): 16 parts per
+// tile 11.8 TFLOP/s, 32 parts 15.2, 64 parts 16.9; 32×64 over 64×64×65536 (2 tiles): 64 parts
+// 12.6, 128 parts 12.7; 16×32 over 32×32×131072 (2 tiles): 64 parts 7.6.
+constexpr size_t kDeepMinK = 8192;
+constexpr size_t kDeepPartsPerUnit = 2;
+constexpr size_t kMaxDeepSplits = 256;
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -65,6 +78,18 @@ size_t part_slots(const TileCandidate& c, size_t tiles, size_t split_tiles, size
   units = std::max<size_t>(units, 1);
   const bool shared = (tiles - split_tiles) / units == 2 && c.tile_m * c.tile_n >= kBigTile;
   return shared ? 2 * units : units;
+}
+
+// Deep K on fewer tiles than units (kDeepMinK): the whole grid is split (deep_split).
+bool deep_split(const GemmShape& s, size_t tiles, size_t units) {
+  return tiles < std::max<size_t>(units, 1) && s.k >= kDeepMinK;
+}
+
+// The blocks the parts of a split may fill: kDeepPartsPerUnit per unit for a deep split, else
+// part_slots.
+size_t split_slots(const TileCandidate& c, const GemmShape& s, size_t tiles, size_t split_tiles, size_t units) {
+  return deep_split(s, tiles, units) ? kDeepPartsPerUnit * std::max<size_t>(units, 1)
+                                     : part_slots(c, tiles, split_tiles, units);
 }
 
 // Rounds of `units` × c.slots places that `blocks` blocks take: a last round of at most one
@@ -88,7 +113,7 @@ double cost(const TileCandidate& c, const GemmShape& s, size_t units, const Spli
   const size_t full = tiles - split.split_tiles;  // whole waves: a multiple of units
   const double part = double(split_depth(kp, c.tile_k, split.splits)) + kFixedDepth + kPartDepth;
   return (full > 0 ? share(full, units) * whole : 0.0) +
-         share(split.split_tiles * split.splits, part_slots(c, tiles, split.split_tiles, units)) * part;
+         share(split.split_tiles * split.splits, split_slots(c, s, tiles, split.split_tiles, units)) * part;
 }
 
 }  // namespace
@@ -132,12 +157,15 @@ double predicted_seconds(const TileCandidate& c, const GemmShape& call, size_t u
 }
 
 TileCandidate nearest_measurement(const std::vector<TileCandidate>& measured, const GemmShape& call, size_t units) {
-  // The item's size sets how well tiles fit; the count of items matters less (kBatchWeight).
+  const auto ln = [](double x) { return std::log(std::max(x, 1.0)); };
+  const auto madds = [&](const GemmShape& s) { return ln(double(s.m)) + ln(double(s.n)) + ln(double(s.k)); };
+  // How deep K is against C's side, and how wide C is against its height.
+  const auto depth = [&](const GemmShape& s) { return ln(double(s.k)) - 0.5 * (ln(double(s.m)) + ln(double(s.n))); };
+  const auto width = [&](const GemmShape& s) { return ln(double(s.n)) - ln(double(s.m)); };
   const auto distance = [&](const GemmShape& s) {
-    return std::fabs(std::log(double(call.m) * double(call.n) * double(call.k)) -
-                     std::log(double(s.m) * double(s.n) * double(s.k))) +
-           kBatchWeight * std::fabs(std::log(double(std::max<size_t>(call.batch, 1))) -
-                                    std::log(double(std::max<size_t>(s.batch, 1))));
+    return std::fabs(madds(call) - madds(s)) +
+           kShapeWeight * (std::fabs(depth(call) - depth(s)) + std::fabs(width(call) - width(s))) +
+           kBatchWeight * std::fabs(ln(double(call.batch)) - ln(double(s.batch)));
   };
   size_t best = 0;
   for (size_t i = 1; i < measured.size(); ++i)
@@ -160,10 +188,11 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units) {
   // 32×64 tiles on the H100: 0.021 ms in 2 parts, 0.017 unsplit).
   if (double(call.m) * double(call.n) * double(call.k) < kMinSplitWork) return best;
   double best_time = 0.95 * predicted_seconds(c, call, units);
-  for (size_t s = 2; s <= kMaxSplits; ++s) {
+  const bool deep = deep_split(call, tiles, units);
+  for (size_t s = 2; s <= (deep ? kMaxDeepSplits : kMaxSplits); ++s) {
     const SplitK split = split_last_wave(tiles, units, k_steps, s);
     if (split.splits <= 1) continue;
-    const size_t slots = part_slots(c, tiles, split.split_tiles, units);
+    const size_t slots = split_slots(c, call, tiles, split.split_tiles, units);
     if (split.split_tiles * split.splits > slots) continue;
     // After whole waves, split only a last wave that leaves three quarters of the slots idle:
     // where it fills more, the extra blocks already share units with others (small tiles hold

@@ -86,7 +86,8 @@ SplitK best_split(const TileCandidate& c, const GemmShape& call, size_t units);
 
 // One configuration measured on several shapes (`measured`: the same tiles, each with its own
 // tuned shape and gflops; the first is the tuning run's): the measurement nearest `call` in
-// multiply-adds (ties keep the earlier), with tuned_split set to the split best_split takes at
+// log multiply-adds per item, then in form (depth of K, width of C) and item count (ties keep
+// the earlier; weights in tile_choice.cpp), with tuned_split set to the split best_split takes at
 // its shape for all but the first, which were measured that way (`clgemm tune --try` with
 // SPLIT=0). The model is trusted least far from where it was measured.
 TileCandidate nearest_measurement(const std::vector<TileCandidate>& measured, const GemmShape& call, size_t units);
