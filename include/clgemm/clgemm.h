@@ -156,6 +156,29 @@ clgemmStatus clgemmGemmStridedBatchedEx(clgemmLayout layout, clgemmTranspose a_t
                                         size_t c_offset, size_t c_ld, size_t c_stride, size_t batch_count,
                                         clgemmComputeType compute, cl_command_queue* queue, cl_event* event);
 
+/* Grouped GEMM (clgemm::gemm_grouped): problem_count problems of their own shapes in one call and
+   one launch. Every array holds problem_count entries: problem i is C = alphas[i]·op(A)·op(B) +
+   betas[i]·C with op given by a_transposes[i] and b_transposes[i], sizes ms[i], ns[i], ks[i], and
+   its matrices at a_offsets[i], b_offsets[i], c_offsets[i] (elements) with leading dimensions
+   a_lds[i], b_lds[i], c_lds[i], all in the one A, B and C buffer. A failing problem's status comes
+   back with "problem i: ..." from clgemmLastErrorMessage. */
+clgemmStatus clgemmSgemmGrouped(clgemmLayout layout, const clgemmTranspose* a_transposes,
+                                const clgemmTranspose* b_transposes, const size_t* ms, const size_t* ns,
+                                const size_t* ks, const float* alphas, cl_mem a_buffer, const size_t* a_offsets,
+                                const size_t* a_lds, cl_mem b_buffer, const size_t* b_offsets, const size_t* b_lds,
+                                const float* betas, cl_mem c_buffer, const size_t* c_offsets, const size_t* c_lds,
+                                size_t problem_count, cl_command_queue* queue, cl_event* event);
+/* The same with element types and alphas and betas as doubles (used in the compute type: f32 or
+   f64; the tensor-core compute types are refused). */
+clgemmStatus clgemmGemmGroupedEx(clgemmLayout layout, const clgemmTranspose* a_transposes,
+                                 const clgemmTranspose* b_transposes, const size_t* ms, const size_t* ns,
+                                 const size_t* ks, const double* alphas, cl_mem a_buffer, clgemmDataType a_type,
+                                 const size_t* a_offsets, const size_t* a_lds, cl_mem b_buffer, clgemmDataType b_type,
+                                 const size_t* b_offsets, const size_t* b_lds, const double* betas, cl_mem c_buffer,
+                                 clgemmDataType c_type, const size_t* c_offsets, const size_t* c_lds,
+                                 size_t problem_count, clgemmComputeType compute, cl_command_queue* queue,
+                                 cl_event* event);
+
 /* A short, fixed description of a status code. */
 const char* clgemmStatusString(clgemmStatus status);
 

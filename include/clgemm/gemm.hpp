@@ -195,4 +195,16 @@ void gemm_batched(const GemmCall& call, const std::vector<Float>& alphas, const 
 void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride, size_t c_stride, size_t batch_count,
                           cl_command_queue queue, cl_event* event = nullptr, const GemmOptions& options = {});
 
+// A grouped GEMM: problems of any shapes, each a GemmCall with its own m, n, k, transposes, alpha,
+// beta, offsets and leading dimensions, in one call and one launch. One launch needs what all
+// problems share: the layout, the element and compute types (f32, f64, f16 or bf16 as in gemm;
+// computed in float32 or float64, not on tensor cores), and the A, B and C buffers (each problem's
+// matrices lie at its own offsets in them; a problem that reads no A or B, with k = 0 or alpha =
+// 0, may leave those null). Problems with m or n = 0 are skipped; k = 0 scales C by beta. Every
+// problem is checked as gemm checks a call, the message starting "problem i: ", and no problem's
+// C may share an element with another problem's A, B or C. GemmOptions::force_params overrides
+// the kernel's tiles (the direct kernel's TM, TN, TK, WM, WN); GemmOptions::math is not used.
+void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue, cl_event* event = nullptr,
+                  const GemmOptions& options = {});
+
 }  // namespace clgemm

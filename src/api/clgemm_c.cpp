@@ -7,6 +7,7 @@
 #include "api/gemm_checks.hpp"
 #include "runtime/warnings.hpp"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -125,6 +126,30 @@ void check_arrays(const void* alphas, const void* betas, const size_t* a, const 
   if (!alphas || !betas || !a || !b || !c)
     throw clgemm::Error(clgemm::Status::InvalidArgument,
                         "alphas, betas, a_offsets, b_offsets and c_offsets must not be null");
+}
+
+// The problems of a grouped call from its arrays (none may be null when there are problems).
+template <class T>
+std::vector<clgemm::GemmCall> grouped_problems(int layout, const clgemmTranspose* ta, const clgemmTranspose* tb,
+                                               const size_t* ms, const size_t* ns, const size_t* ks, const T* alphas,
+                                               cl_mem a, const size_t* a_off, const size_t* a_ld, cl_mem b,
+                                               const size_t* b_off, const size_t* b_ld, const T* betas, cl_mem c,
+                                               const size_t* c_off, const size_t* c_ld, size_t count) {
+  if (count > size_t(INT_MAX))
+    throw clgemm::Error(clgemm::Status::InvalidBatchCount,
+                        "problem_count is " + std::to_string(count) + "; a grouped call takes at most 2^31 - 1");
+  const void* arrays[] = {ta, tb, ms, ns, ks, alphas, a_off, a_ld, b_off, b_ld, betas, c_off, c_ld};
+  if (count > 0)
+    for (const void* array : arrays)
+      if (!array)
+        throw clgemm::Error(clgemm::Status::InvalidArgument,
+                            "a_transposes, b_transposes, ms, ns, ks, alphas, betas and the offset and leading "
+                            "dimension arrays must not be null when problem_count is above 0");
+  std::vector<clgemm::GemmCall> problems;
+  for (size_t i = 0; i < count; ++i)
+    problems.push_back(make_call(layout, raw(ta[i]), raw(tb[i]), ms[i], ns[i], ks[i], double(alphas[i]), a, a_off[i],
+                                 a_ld[i], b, b_off[i], b_ld[i], double(betas[i]), c, c_off[i], c_ld[i]));
+  return problems;
 }
 
 cl_command_queue queue_of(cl_command_queue* queue) {
@@ -318,6 +343,37 @@ clgemmStatus clgemmGemmStridedBatchedEx(clgemmLayout layout, clgemmTranspose a_t
                                                  c_offset, c_ld),
                                        raw(a_type), raw(b_type), raw(c_type), raw(compute)),
                                  a_stride, b_stride, c_stride, batch_count, queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmSgemmGrouped(clgemmLayout layout, const clgemmTranspose* a_transposes,
+                                const clgemmTranspose* b_transposes, const size_t* ms, const size_t* ns,
+                                const size_t* ks, const float* alphas, cl_mem a_buffer, const size_t* a_offsets,
+                                const size_t* a_lds, cl_mem b_buffer, const size_t* b_offsets, const size_t* b_lds,
+                                const float* betas, cl_mem c_buffer, const size_t* c_offsets, const size_t* c_lds,
+                                size_t problem_count, cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_grouped(grouped_problems(raw(layout), a_transposes, b_transposes, ms, ns, ks, alphas, a_buffer,
+                                          a_offsets, a_lds, b_buffer, b_offsets, b_lds, betas, c_buffer, c_offsets,
+                                          c_lds, problem_count),
+                         queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmGemmGroupedEx(clgemmLayout layout, const clgemmTranspose* a_transposes,
+                                 const clgemmTranspose* b_transposes, const size_t* ms, const size_t* ns,
+                                 const size_t* ks, const double* alphas, cl_mem a_buffer, clgemmDataType a_type,
+                                 const size_t* a_offsets, const size_t* a_lds, cl_mem b_buffer, clgemmDataType b_type,
+                                 const size_t* b_offsets, const size_t* b_lds, const double* betas, cl_mem c_buffer,
+                                 clgemmDataType c_type, const size_t* c_offsets, const size_t* c_lds,
+                                 size_t problem_count, clgemmComputeType compute, cl_command_queue* queue,
+                                 cl_event* event) {
+  return guarded([&] {
+    std::vector<clgemm::GemmCall> problems =
+        grouped_problems(raw(layout), a_transposes, b_transposes, ms, ns, ks, alphas, a_buffer, a_offsets, a_lds,
+                         b_buffer, b_offsets, b_lds, betas, c_buffer, c_offsets, c_lds, problem_count);
+    for (auto& p : problems) p = typed(p, raw(a_type), raw(b_type), raw(c_type), raw(compute));
+    clgemm::gemm_grouped(problems, queue_of(queue), event, thread_options());
   });
 }
 

@@ -1,10 +1,13 @@
-// gemm_api.cpp — the public gemm, gemm_batched and gemm_strided_batched: check, plan, enqueue.
+// gemm_api.cpp — the public gemm, gemm_batched, gemm_strided_batched and gemm_grouped: check,
+// plan, enqueue.
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
 #include "api/context_registry.hpp"
 #include "api/gemm_checks.hpp"
+#include "api/grouped_checks.hpp"
 #include "exec/gemm_exec.hpp"
+#include "plan/grouped_launch.hpp"
 #include "plan/launch_builder.hpp"
 #include "plan/normalise.hpp"
 #include "plan/plan_call.hpp"
@@ -112,6 +115,34 @@ void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride
   spec.count = batch_count;
   spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
   run(call, spec, call.k == 0 || call.alpha == 0.0, queue, event, options);
+}
+
+void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue, cl_event* event,
+                  const GemmOptions& options) {
+  const cl_context context = detail::check_queue(queue);
+  detail::check_grouped(problems, context);
+  std::vector<detail::RowMajorGemm> rows;
+  for (const GemmCall& p : problems)
+    if (detail::grouped_has_work(p)) rows.push_back(detail::to_row_major(p));
+  if (rows.empty()) return hand_back_marker(queue, event);
+  const std::shared_ptr<const Context> held = detail::context_for_queue(queue);
+  const Context& ctx = *held;
+  detail::check_device(ctx.info());
+  detail::check_device_types(problems.front(), ctx.info());
+  // The buffers of the problems that use them (check_grouped made them the same), in row-major
+  // terms: a column-major call's A is the kernel's B.
+  detail::CallerBuffers buffers;
+  for (size_t i = 0, r = 0; i < problems.size(); ++i) {
+    if (!detail::grouped_has_work(problems[i])) continue;
+    const detail::RowMajorGemm& g = rows[r++];
+    if (!buffers.c) buffers.c = g.c.buffer;
+    if (!buffers.a && detail::grouped_reads_ab(problems[i])) buffers.a = g.a.buffer, buffers.b = g.b.buffer;
+  }
+  const detail::GroupedPlan plan = detail::plan_grouped(ctx.info(), rows.front().type, options);
+  const detail::LaunchPlan launch = detail::build_grouped_launch(ctx.info(), rows, plan);
+  if (options.events) options.events->clear();
+  const cl::CommandQueue q(queue, true);
+  hand_back(detail::enqueue_plan(ctx, q, launch, buffers, options.events), event);
 }
 
 }  // namespace clgemm

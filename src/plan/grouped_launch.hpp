@@ -1,0 +1,29 @@
+// grouped_launch.hpp — a grouped call (gemm_grouped) planned and turned into its one command:
+// the kernel's tiles for the device, the work list of every problem's tiles of C end to end, and
+// the arrays the kernel reads it from.
+#pragma once
+
+#include <clgemm/device.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "exec/launch_plan.hpp"
+#include "exec/problem.hpp"
+
+#include <vector>
+
+namespace clgemm::detail {
+
+// The grouped kernel's parameters: the caller's overrides (GemmOptions::force_params, the direct
+// kernel's names) on the kernel's defaults for the device and type; "why" says which.
+struct GroupedPlan {
+  KernelParams params;
+  std::string source;
+};
+GroupedPlan plan_grouped(const DeviceInfo& device, DataType type, const GemmOptions& options);
+
+// One launch for all of `problems` (row-major, sharing A, B and C buffers, element types and
+// compute type; problems with no element of C take no tiles). Empty when none has any.
+LaunchPlan build_grouped_launch(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
+                                const GroupedPlan& plan);
+
+}  // namespace clgemm::detail
