@@ -78,6 +78,7 @@ std::shared_ptr<const CublasPlugin> load_cublas_plugin(const std::string& given,
                   resolve(lib, "clgemm_cublas_version", p->version, missing) &&
                   resolve(lib, "clgemm_cublas_prepare", p->prepare, missing) &&
                   resolve(lib, "clgemm_cublas_batch", p->batch, missing) &&
+                  resolve(lib, "clgemm_cublas_grouped", p->grouped, missing) &&
                   resolve(lib, "clgemm_cublas_reset_c", p->reset_c, missing) &&
                   resolve(lib, "clgemm_cublas_run", p->run, missing) &&
                   resolve(lib, "clgemm_cublas_read_c", p->read_c, missing) &&

@@ -21,6 +21,7 @@ struct CublasPlugin {
   decltype(&clgemm_cublas_version) version;
   decltype(&clgemm_cublas_prepare) prepare;
   decltype(&clgemm_cublas_batch) batch;
+  decltype(&clgemm_cublas_grouped) grouped;
   decltype(&clgemm_cublas_reset_c) reset_c;
   decltype(&clgemm_cublas_run) run;
   decltype(&clgemm_cublas_read_c) read_c;

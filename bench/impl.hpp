@@ -32,6 +32,7 @@ struct ImplInfo {
   std::string description;  // one line for tables: the library and the entry point
   bool peer = false;        // counts when finding the best peer to compare clgemm with
   bool batched = false;     // computes a strided batch (Shape::batch > 1) in one call
+  bool grouped = false;     // computes a grouped shape (Shape::problems) in one call
   Precision precision = Precision::FP32;  // its arithmetic at the run's types (the checker's tolerance)
   Hardware hardware = Hardware::OpenCLDevice;
   Timing timing = Timing::HostClock;

@@ -48,10 +48,33 @@ HostMatrix random_matrix(DataType type, size_t count, uint64_t seed) {
 
 }  // namespace
 
+double Problem::flops() const {
+  if (!grouped()) return 2.0 * double(shape.m) * double(shape.n) * double(shape.k) * double(shape.batch);
+  double sum = 0;
+  for (const GroupMember& g : members) sum += gemm_flops(g.s);
+  return sum;
+}
+
 Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t seed) {
   Problem p;
   p.shape = shape;
   p.settings = settings;
+  if (shape.grouped()) {
+    size_t a = 0, b = 0, c = 0;
+    const bool ta = settings.a_transpose == Transpose::Yes, tb = settings.b_transpose == Transpose::Yes;
+    for (const GemmShape& s : shape.problems) {
+      GroupMember g{s, a, b, c};
+      g.lda = leading_dim(settings.layout, ta, s.m, s.k);
+      g.ldb = leading_dim(settings.layout, tb, s.k, s.n);
+      g.ldc = leading_dim(settings.layout, false, s.m, s.n);
+      a += s.m * s.k, b += s.k * s.n, c += s.m * s.n;
+      p.members.push_back(g);
+    }
+    p.a = random_matrix(settings.types.in, a, seed);
+    p.b = random_matrix(settings.types.in, b, seed ^ 0x9e3779b97f4a7c15ull);
+    p.c0 = random_matrix(settings.types.out, c, seed ^ 0xc2b2ae3d27d4eb4full);
+    return p;
+  }
   const size_t m = shape.m, n = shape.n, k = shape.k;
   p.lda = leading_dim(settings.layout, settings.a_transpose == Transpose::Yes, m, k);
   p.ldb = leading_dim(settings.layout, settings.b_transpose == Transpose::Yes, k, n);
@@ -69,6 +92,13 @@ std::vector<double> reference_result(const Problem& p) {
   if (p.shape.m == 0 || p.shape.n == 0) return c;
   // BLAS does not read C when beta = 0; neither does the reference.
   if (s.beta == 0.0f) std::fill(c.begin(), c.end(), 0.0);
+  const auto layout = s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor;
+  const auto ta = s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans;
+  const auto tb = s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans;
+  for (const GroupMember& g : p.members)
+    cblas_dgemm(layout, ta, tb, int(g.s.m), int(g.s.n), int(g.s.k), double(s.alpha), a.data() + g.a_offset, int(g.lda),
+                b.data() + g.b_offset, int(g.ldb), double(s.beta), c.data() + g.c_offset, int(g.ldc));
+  if (p.grouped()) return c;
   for (size_t i = 0; i < p.batch(); ++i)
     cblas_dgemm(s.layout == Layout::RowMajor ? CblasRowMajor : CblasColMajor,
                 s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans,

@@ -32,19 +32,30 @@ struct CallSettings {
 // dimension is the stored matrix's row length (row-major) or column length (column-major). A and
 // B are of type settings.types.in, C0 of settings.types.out. A batch (shape.batch items) stores
 // its items one after another: item i of A starts at i·a_stride(), and so on.
+//
+// A grouped shape stores its problems one after another in each of A, B and C (`members`: each
+// problem's shape, offsets and leading dimensions, dense in the settings' layout).
+struct GroupMember {
+  GemmShape s;
+  size_t a_offset = 0, b_offset = 0, c_offset = 0;
+  size_t lda = 0, ldb = 0, ldc = 0;
+};
+
 struct Problem {
   Shape shape;
   CallSettings settings;
   size_t lda = 0, ldb = 0, ldc = 0;
   HostMatrix a, b;
   HostMatrix c0;  // C before the call: random, so a result that skips elements shows
+  std::vector<GroupMember> members;  // a grouped shape's problems
 
   GemmShape gemm_shape() const { return {shape.m, shape.n, shape.k}; }
   size_t batch() const { return shape.batch; }
+  bool grouped() const { return shape.grouped(); }
   size_t a_stride() const { return shape.m * shape.k; }
   size_t b_stride() const { return shape.k * shape.n; }
   size_t c_stride() const { return shape.m * shape.n; }
-  double flops() const { return 2.0 * double(shape.m) * double(shape.n) * double(shape.k) * double(shape.batch); }
+  double flops() const;
 };
 
 // Fresh uniform [-1, 1) inputs from `seed` (C0 too, whatever beta is: with beta = 0 a correct

@@ -113,6 +113,8 @@ std::vector<Result> run_benchmark(const std::vector<Shape>& shapes, const CallSe
         r.note = "not available: " + unavailable[j];
       } else if (p.batch() > 1 && !impl.info().batched) {
         r.note = "no strided-batched call (" + impl.info().description + ")";
+      } else if (p.grouped() && !impl.info().grouped) {
+        r.note = "no grouped call (" + impl.info().description + ")";
       } else if (std::string why = impl.unsupported(p); !why.empty()) {
         r.note = why;
       } else {

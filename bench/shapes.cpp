@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <fstream>
+#include <random>
 #include <sstream>
 
 namespace clgemm::bench {
 
 std::string Shape::label() const {
+  if (grouped()) return "grouped " + spec;
   const std::string item = shape_text({m, n, k});
   return batch > 1 ? std::to_string(batch) + "x[" + item + "]" : item;
 }
@@ -275,6 +278,57 @@ std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits
   if (out.size() > kMaxShapes)
     throw Error(Status::InvalidArgument, option + " gives " + std::to_string(out.size()) + " shapes, more than the " +
                                              std::to_string(kMaxShapes) + " one run takes; split it into several runs");
+  return out;
+}
+
+Shape parse_grouped(const std::string& spec) {
+  const std::string where = "--grouped '" + spec + "'";
+  const auto bad = [&](const std::string& why) {
+    throw Error(Status::InvalidArgument, where + " " + why +
+                                             " (expected random, random:COUNT:MIN:MAX[:SEED] or @FILE with a "
+                                             "problem MxNxK per line)");
+  };
+  Shape out;
+  out.group = "grouped";
+  out.spec = spec;
+  if (!spec.empty() && spec[0] == '@') {
+    std::ifstream in(spec.substr(1));
+    if (!in) bad("names a file that cannot be read");
+    std::string line;
+    for (size_t number = 1; std::getline(in, line); ++number) {
+      line = line.substr(0, line.find('#'));
+      line.erase(std::remove_if(line.begin(), line.end(), [](unsigned char c) { return std::isspace(c); }), line.end());
+      if (line.empty()) continue;
+      const auto parts = split(line, 'x');
+      const std::string at = where + " line " + std::to_string(number);
+      if (parts.size() != 3) bad("line " + std::to_string(number) + " is not MxNxK");
+      out.problems.push_back({parse_count(parts[0], at), parse_count(parts[1], at), parse_count(parts[2], at)});
+      if (out.problems.size() > kMaxGroupedProblems) bad("has more than " + std::to_string(kMaxGroupedProblems) + " problems");
+    }
+    if (out.problems.empty()) bad("holds no problem");
+  } else {
+    const auto parts = split(spec, ':');
+    if (parts.empty() || parts[0] != "random" || (parts.size() != 1 && parts.size() != 4 && parts.size() != 5))
+      bad("is not a grouped specification");
+    size_t count = 64, lo = 64, hi = 1024, seed = 1;
+    if (parts.size() >= 4) {
+      count = parse_count(parts[1], where), lo = parse_count(parts[2], where), hi = parse_count(parts[3], where);
+      if (parts.size() == 5) seed = parse_count(parts[4], where);
+    }
+    if (hi < lo) bad("has MAX below MIN");
+    if (count > kMaxGroupedProblems) bad("asks for more than " + std::to_string(kMaxGroupedProblems) + " problems");
+    std::mt19937_64 gen(seed);
+    std::uniform_int_distribution<size_t> side(lo, hi);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t m = side(gen), n = side(gen), k = side(gen);
+      out.problems.push_back({m, n, k});
+    }
+    if (parts.size() == 1) out.spec = "random:64:64:1024:1";
+  }
+  for (const GemmShape& p : out.problems) {
+    out.m = std::max(out.m, p.m), out.n = std::max(out.n, p.n), out.k = std::max(out.k, p.k);
+  }
+  out.x = out.problems.size();
   return out;
 }
 

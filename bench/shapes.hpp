@@ -1,6 +1,8 @@
 // bench/shapes.hpp — the problem sizes a benchmark runs: explicit lists, ranges and named presets.
 #pragma once
 
+#include <clgemm/types.hpp>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -15,12 +17,26 @@ struct Shape {
   std::string group;  // "square", "odd", "skinny m=16", ...
   size_t x = 0;       // the size a plot puts this shape at (N for squares, L for skinny/rect)
   size_t batch = 1;
+  // A grouped shape (--grouped): these problems in one call; m, n and k are then the largest
+  // sides, `group` is "grouped" and `spec` the --grouped text that made it.
+  std::vector<GemmShape> problems;
+  std::string spec;
 
-  std::string label() const;  // "1024x1024x1024", or "4096x[32x32x32]" for a batch of 4096
+  // "1024x1024x1024", "4096x[32x32x32]" for a batch of 4096, "grouped random:64:64:1024:1"
+  std::string label() const;
+  bool grouped() const { return !problems.empty(); }
   bool operator==(const Shape& o) const {
-    return m == o.m && n == o.n && k == o.k && group == o.group && batch == o.batch;
+    return m == o.m && n == o.n && k == o.k && group == o.group && batch == o.batch && spec == o.spec;
   }
 };
+
+// The problems of `--grouped SPEC`: "random" (64 problems, each side uniform in 64..1024, seed
+// 1), "random:COUNT:MIN:MAX[:SEED]", or "@FILE", a problem per line as MxNxK ('#' starts a
+// comment). Errors throw Error(InvalidArgument) naming the option and the item or line.
+Shape parse_grouped(const std::string& spec);
+
+// The most problems one grouped shape may have (--grouped).
+constexpr size_t kMaxGroupedProblems = 100000;
 
 // The most items one batched shape may have (--batch, COUNTx[MxNxK]).
 constexpr size_t kMaxBatch = 1u << 24;

@@ -99,6 +99,17 @@ TEST(BenchCli, BatchedShapesRunAsOneStridedBatchedCall) {
   EXPECT_NE(bad.status, 0);
 }
 
+// --grouped runs one grouped call: clgemm checks every problem; peers without one say so.
+TEST(BenchCli, GroupedRunsOneCall) {
+  const CliRun o = run_cli("bench --grouped random:5:3:40:2 --impl clgemm,openblas --json --transb t");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  ASSERT_EQ(doc["results"].size(), 2u);
+  EXPECT_EQ(doc["results"][0]["status"], "ok") << doc["results"][0]["note"];
+  EXPECT_EQ(doc["results"][1]["status"], "n/a");
+  EXPECT_NE(run_cli("bench --grouped random --sizes 64").status, 0) << "--grouped and --sizes together";
+}
+
 TEST(BenchCli, TableNamesPeersAndRatios) {
   const CliRun o = run_cli("bench --sizes 48 --impl clgemm,openblas,cpu-loop");
   ASSERT_EQ(o.status, 0) << o.err;

@@ -1,4 +1,5 @@
-// bench_presets_test.cpp — `clgemm bench --sizes`: lists, ranges, presets and their errors.
+// bench_presets_test.cpp — `clgemm bench --sizes` and `--grouped`: lists, ranges, presets and their
+// errors.
 #include <clgemm/error.hpp>
 
 #include "bench/shapes.hpp"
@@ -6,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 namespace clgemm::bench {
 namespace {
@@ -136,6 +138,41 @@ TEST(BenchSizes, BatchedShapesAndThePreset) {
   ASSERT_EQ(b.size(), 5u);
   EXPECT_EQ(b.front().label(), "4096x[32x32x32]");
   EXPECT_EQ(b.back().label(), "64x[512x512x512]");
+}
+
+// --grouped: seeded random problems (the same every time), a file of MxNxK lines, and errors that
+// name the item or line.
+TEST(BenchGrouped, RandomProblemsFilesAndErrors) {
+  const Shape r = parse_grouped("random");
+  ASSERT_EQ(r.problems.size(), 64u);
+  EXPECT_EQ(r.spec, "random:64:64:1024:1");
+  EXPECT_EQ(r.label(), "grouped random:64:64:1024:1");
+  for (const GemmShape& p : r.problems) {
+    EXPECT_GE(std::min({p.m, p.n, p.k}), 64u);
+    EXPECT_LE(std::max({p.m, p.n, p.k}), 1024u);
+  }
+  const Shape again = parse_grouped("random:64:64:1024:1");
+  for (size_t i = 0; i < r.problems.size(); ++i) EXPECT_EQ(shape_text(again.problems[i]), shape_text(r.problems[i]));
+  EXPECT_EQ(parse_grouped("random:3:5:5").problems.size(), 3u);
+  const std::string path = ::testing::TempDir() + "/grouped_problems.txt";
+  {
+    std::ofstream out(path);
+    out << "# problems\n7x9x13\n\n 100 x 1 x 5  # a comment\n";
+  }
+  const Shape f = parse_grouped("@" + path);
+  ASSERT_EQ(f.problems.size(), 2u);
+  EXPECT_EQ(shape_text(f.problems[1]), "100x1x5");
+  EXPECT_EQ(f.m, 100u);
+  EXPECT_EQ(f.k, 13u);
+  for (const char* bad : {"rand", "random:0:5:5", "random:3:9:5", "random:3:5", "@/nonexistent/file"}) {
+    try {
+      parse_grouped(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InvalidArgument) << bad;
+      EXPECT_NE(std::string(e.what()).find("--grouped"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(BenchSizes, ExplicitSizesIgnoreThePresetLimits) {

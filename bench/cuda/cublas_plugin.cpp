@@ -14,6 +14,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 struct clgemm_cublas_session {
   bool tf32 = false;
@@ -36,6 +37,16 @@ struct clgemm_cublas_session {
   float alpha32 = 1, beta32 = 0;
   __half alpha16{}, beta16{};
   bool col_major = true;
+  // A grouped problem (clgemm_cublas_grouped), in cuBLAS's column-major terms: per problem its
+  // sizes, leading dimensions, scalars and transposes on the host, its matrices' addresses in
+  // device arrays; one problem per group.
+  std::vector<int> g_rows, g_cols, g_inner, g_ld_first, g_ld_second, g_ldc, g_size;
+  std::vector<cublasOperation_t> g_op_first, g_op_second;
+  std::vector<float> g_alpha32, g_beta32;
+  std::vector<double> g_alpha64, g_beta64;
+  void** g_first = nullptr;
+  void** g_second = nullptr;
+  void** g_c = nullptr;
 };
 
 namespace {
@@ -84,7 +95,16 @@ bool supported_types(int ab, int c) {
   return c == CLGEMM_CUBLAS_F32 && (ab == CLGEMM_CUBLAS_F16 || ab == CLGEMM_CUBLAS_BF16);
 }
 
+void free_group(clgemm_cublas_session* s) {
+  for (void*** p : {&s->g_first, &s->g_second, &s->g_c}) {
+    if (*p) cudaFree(*p);
+    *p = nullptr;
+  }
+  s->g_rows.clear();
+}
+
 void free_problem(clgemm_cublas_session* s) {
+  free_group(s);
   for (void** p : {&s->a, &s->b, &s->c, &s->c0}) {
     if (*p) cudaFree(*p);
     *p = nullptr;
@@ -131,8 +151,38 @@ cublasStatus_t enqueue_batch(clgemm_cublas_session* s, const char** name) {
                                     CUBLAS_GEMM_DEFAULT);
 }
 
+// Enqueues the prepared grouped call on the session's stream; `name` is set to the call made.
+cublasStatus_t enqueue_grouped(clgemm_cublas_session* s, const char** name) {
+  const int groups = int(s->g_rows.size());
+  if (s->ab_type == CLGEMM_CUBLAS_F32 && s->c_type == CLGEMM_CUBLAS_F32) {
+    *name = "cublasSgemmGroupedBatched";
+    return cublasSgemmGroupedBatched(s->handle, s->g_op_first.data(), s->g_op_second.data(), s->g_rows.data(),
+                                     s->g_cols.data(), s->g_inner.data(), s->g_alpha32.data(),
+                                     reinterpret_cast<const float* const*>(s->g_first), s->g_ld_first.data(),
+                                     reinterpret_cast<const float* const*>(s->g_second), s->g_ld_second.data(),
+                                     s->g_beta32.data(), reinterpret_cast<float* const*>(s->g_c), s->g_ldc.data(),
+                                     groups, s->g_size.data());
+  }
+  if (s->ab_type == CLGEMM_CUBLAS_F64) {
+    *name = "cublasDgemmGroupedBatched";
+    return cublasDgemmGroupedBatched(s->handle, s->g_op_first.data(), s->g_op_second.data(), s->g_rows.data(),
+                                     s->g_cols.data(), s->g_inner.data(), s->g_alpha64.data(),
+                                     reinterpret_cast<const double* const*>(s->g_first), s->g_ld_first.data(),
+                                     reinterpret_cast<const double* const*>(s->g_second), s->g_ld_second.data(),
+                                     s->g_beta64.data(), reinterpret_cast<double* const*>(s->g_c), s->g_ldc.data(),
+                                     groups, s->g_size.data());
+  }
+  *name = "cublasGemmGroupedBatchedEx";
+  return cublasGemmGroupedBatchedEx(s->handle, s->g_op_first.data(), s->g_op_second.data(), s->g_rows.data(),
+                                    s->g_cols.data(), s->g_inner.data(), s->g_alpha32.data(), s->g_first,
+                                    cuda_type(s->ab_type), s->g_ld_first.data(), s->g_second, cuda_type(s->ab_type),
+                                    s->g_ld_second.data(), s->g_beta32.data(), s->g_c, cuda_type(s->c_type),
+                                    s->g_ldc.data(), groups, s->g_size.data(), CUBLAS_COMPUTE_32F);
+}
+
 // Enqueues the prepared GEMM on the session's stream; `name` is set to the call made.
 cublasStatus_t enqueue_gemm(clgemm_cublas_session* s, const char** name) {
+  if (!s->g_rows.empty()) return enqueue_grouped(s, name);
   if (s->batch > 1) return enqueue_batch(s, name);
   if (s->ab_type == CLGEMM_CUBLAS_F32 && s->c_type == CLGEMM_CUBLAS_F32) {
     *name = "cublasSgemm";
@@ -281,6 +331,51 @@ int clgemm_cublas_batch(clgemm_cublas_session* s, size_t count, size_t a_stride,
   s->stride_second = (long long)(s->col_major ? b_stride : a_stride);
   s->stride_c = (long long)c_stride;
   return 0;
+}
+
+int clgemm_cublas_grouped(clgemm_cublas_session* s, size_t count, const size_t* ms, const size_t* ns,
+                          const size_t* ks, const size_t* a_offsets, const size_t* ldas, const size_t* b_offsets,
+                          const size_t* ldbs, const size_t* c_offsets, const size_t* ldcs, char* err,
+                          size_t err_size) {
+  free_group(s);
+  if (count == 0 || count > size_t(1) << 30) {
+    say(err, err_size, "a grouped call of 1 to 2^30 problems");
+    return 1;
+  }
+  const size_t in = element_bytes(s->ab_type), out = element_bytes(s->c_type);
+  std::vector<void*> first(count), second(count), c(count);
+  const cublasOperation_t op_a = s->col_major ? s->op_first : s->op_second;
+  const cublasOperation_t op_b = s->col_major ? s->op_second : s->op_first;
+  for (size_t i = 0; i < count; ++i) {
+    void* a = static_cast<char*>(s->a) + a_offsets[i] * in;
+    void* b = static_cast<char*>(s->b) + b_offsets[i] * in;
+    c[i] = static_cast<char*>(s->c) + c_offsets[i] * out;
+    // Row-major problems run as the column-major C^T = op(B)^T·op(A)^T, as in prepare.
+    const bool col = s->col_major;
+    s->g_rows.push_back(int(col ? ms[i] : ns[i]));
+    s->g_cols.push_back(int(col ? ns[i] : ms[i]));
+    s->g_inner.push_back(int(ks[i]));
+    first[i] = col ? a : b, second[i] = col ? b : a;
+    s->g_ld_first.push_back(int(col ? ldas[i] : ldbs[i]));
+    s->g_ld_second.push_back(int(col ? ldbs[i] : ldas[i]));
+    s->g_ldc.push_back(int(ldcs[i]));
+    s->g_op_first.push_back(col ? op_a : op_b);
+    s->g_op_second.push_back(col ? op_b : op_a);
+    s->g_size.push_back(1);
+  }
+  s->g_alpha32.assign(count, s->alpha32), s->g_beta32.assign(count, s->beta32);
+  s->g_alpha64.assign(count, s->alpha64), s->g_beta64.assign(count, s->beta64);
+  const size_t bytes = count * sizeof(void*);
+  const bool ok = cuda_ok(cudaMalloc(reinterpret_cast<void**>(&s->g_first), bytes), "cudaMalloc", err, err_size) &&
+                  cuda_ok(cudaMalloc(reinterpret_cast<void**>(&s->g_second), bytes), "cudaMalloc", err, err_size) &&
+                  cuda_ok(cudaMalloc(reinterpret_cast<void**>(&s->g_c), bytes), "cudaMalloc", err, err_size) &&
+                  cuda_ok(cudaMemcpy(s->g_first, first.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy", err,
+                          err_size) &&
+                  cuda_ok(cudaMemcpy(s->g_second, second.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy", err,
+                          err_size) &&
+                  cuda_ok(cudaMemcpy(s->g_c, c.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy", err, err_size);
+  if (!ok) free_group(s);
+  return ok ? 0 : 1;
 }
 
 int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size) {

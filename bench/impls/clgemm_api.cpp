@@ -4,7 +4,8 @@
 // so the gaps between them count too. "clgemm" is the default arithmetic of the run's types
 // (GemmCall::a_type, b_type, c_type; ComputeType::Auto: float64 for f64, float32 otherwise);
 // "clgemm-3xtf32" and "clgemm-tf32" ask for GemmOptions::math Tf32x3 and Tf32 (the tensor path),
-// which take float32 operands only. A batched shape runs as one gemm_strided_batched call.
+// which take float32 operands only. A batched shape runs as one gemm_strided_batched call, a
+// grouped one as one gemm_grouped call.
 #include "bench/impls/factories.hpp"
 
 #include "bench/impls/cl_operands.hpp"
@@ -29,6 +30,7 @@ class ClgemmApi final : public Implementation {
     info_.hardware = Hardware::OpenCLDevice;
     info_.timing = Timing::Events;
     info_.batched = true;
+    info_.grouped = math == Math::Fp32;  // gemm_grouped computes in float32 only
   }
   const ImplInfo& info() const override { return info_; }
   std::string unavailable() const override {
@@ -58,6 +60,15 @@ class ClgemmApi final : public Implementation {
     call_.a_type = call_.b_type = p.settings.types.in;
     call_.c_type = p.settings.types.out;
     p_ = &p;
+    problems_.clear();
+    for (const GroupMember& g : p.members) {
+      GemmCall one = call_;
+      one.m = g.s.m, one.n = g.s.n, one.k = g.s.k;
+      one.a = {ops_.a()(), g.a_offset, g.lda};
+      one.b = {ops_.b()(), g.b_offset, g.ldb};
+      one.c = {ops_.c()(), g.c_offset, g.ldc};
+      problems_.push_back(one);
+    }
   }
   void reset_c() override { ops_.reset_c(); }
   double run() override {
@@ -66,7 +77,9 @@ class ClgemmApi final : public Implementation {
     options.events = &events;
     options.force_edge_split = edges_;
     options.math = math_;
-    if (p_->batch() > 1)
+    if (p_->grouped())
+      gemm_grouped(problems_, ctx_.queue()(), nullptr, options);
+    else if (p_->batch() > 1)
       gemm_strided_batched(call_, p_->a_stride(), p_->b_stride(), p_->c_stride(), p_->batch(), ctx_.queue()(), nullptr,
                            options);
     else
@@ -89,6 +102,7 @@ class ClgemmApi final : public Implementation {
   ImplInfo info_;
   GemmCall call_;
   const Problem* p_ = nullptr;
+  std::vector<GemmCall> problems_;  // a grouped shape's problems
 };
 
 }  // namespace

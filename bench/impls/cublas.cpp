@@ -2,7 +2,8 @@
 // cublasSgemm in FP32 math, cublasDgemm, cublasHgemm, or cublasGemmEx computing 16-bit operands
 // in float32; a peer) and "cublas-tf32" (float32 operands on TF32 tensor cores: rounded to 11
 // significant bits, so it is checked against the looser TF32 tolerance and never counted as a
-// peer of an FP32 GEMM). A batched shape makes the StridedBatched form of the same call. Timed
+// peer of an FP32 GEMM). A batched shape makes the StridedBatched form of the same call, a
+// grouped one the GroupedBatched form (not for TF32). Timed
 // with CUDA events around the one call. It runs on the CUDA device,
 // not through OpenCL, on its own copy of the same host inputs.
 #include "bench/impls/factories.hpp"
@@ -53,6 +54,7 @@ class Cublas final : public Implementation {
     info_.hardware = Hardware::CudaDevice;
     info_.timing = Timing::CudaEvents;
     info_.batched = true;
+    info_.grouped = !tf32;
     info_.description = tf32 ? "cuBLAS cublasSgemm, TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH)"
                              : "cuBLAS " + entry_point(types, false) + (types.is_f32() ? " (CUBLAS_DEFAULT_MATH)" : "");
     plugin_ = find_cublas_plugin(reason_);
@@ -91,6 +93,16 @@ class Cublas final : public Implementation {
     if (p.batch() > 1 &&
         plugin_->batch(session_, p.batch(), p.a_stride(), p.b_stride(), p.c_stride(), err, sizeof err))
       fail(err);
+    if (p.grouped()) {
+      std::vector<size_t> f[9];  // m, n, k, then offset and leading dimension of A, B and C
+      for (const GroupMember& g : p.members) {
+        const size_t v[9] = {g.s.m, g.s.n, g.s.k, g.a_offset, g.lda, g.b_offset, g.ldb, g.c_offset, g.ldc};
+        for (int i = 0; i < 9; ++i) f[i].push_back(v[i]);
+      }
+      if (plugin_->grouped(session_, p.members.size(), f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data(),
+                           f[5].data(), f[6].data(), f[7].data(), f[8].data(), err, sizeof err))
+        fail(err);
+    }
   }
   void reset_c() override {
     char err[512] = "";

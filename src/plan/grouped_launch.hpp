@@ -14,7 +14,9 @@
 namespace clgemm::detail {
 
 // The grouped kernel's parameters: the caller's overrides (GemmOptions::force_params, the direct
-// kernel's names) on the kernel's defaults for the device and type; "why" says which.
+// kernel's names) on the kernel's defaults for the device and type; `source` says which. The
+// defaults' 64×64 tiles beat 128×128 ones of 8×8 per work-item on the H100 (random:64:64:1024
+// problems: 14.2 against 6.8 TFLOP/s).
 struct GroupedPlan {
   KernelParams params;
   std::string source;

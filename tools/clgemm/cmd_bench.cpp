@@ -31,6 +31,8 @@ struct BenchOptions {
   DeviceOptions dev;
   std::string sizes = "square";
   size_t batch = 1;  // --batch: every shape of --sizes as a strided batch of this many items
+  std::string grouped;  // --grouped: one grouped shape instead of --sizes
+  bool sizes_given = false;
   size_t min_size = 64, max_size = 0;  // max 0: 4096 on a GPU, 1024 on a CPU device
   std::vector<std::string> impls = {"clgemm", "clblast", "cublas", "cublas-tf32", "openblas", "cpu-loop"};
   std::string layout = "row", transa = "n", transb = "n";
@@ -234,12 +236,24 @@ std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo
   bench::SizeLimits limits;
   limits.min_size = o.min_size;
   limits.max_size = o.max_size ? o.max_size : device.kind == DeviceKind::CPU ? 1024 : 4096;
-  auto shapes = bench::parse_sizes(o.sizes, limits);
+  if (!o.grouped.empty() && (o.sizes_given || o.batch > 1))
+    throw Error(Status::InvalidArgument, "--grouped gives the problems itself: drop --sizes and --batch");
+  auto shapes = o.grouped.empty() ? bench::parse_sizes(o.sizes, limits)
+                                  : std::vector<bench::Shape>{bench::parse_grouped(o.grouped)};
   if (o.batch > 1)
     for (auto& shape : shapes) shape.batch = o.batch;
+  for (const auto& shape : shapes) {
+    if (!shape.grouped()) continue;
+    size_t a = 0, b = 0, c = 0;
+    for (const GemmShape& p : shape.problems) a += p.m * p.k, b += p.k * p.n, c += p.m * p.n;
+    // The footprint of one matrix of as many elements as the problems' together.
+    const size_t side = std::max({a, b, c});
+    check_footprint(device, "--grouped " + o.grouped, gemm_footprint({side, 1, 1}, 2, 3, types.in, types.out));
+  }
   // On the device A, B, C0 and C; on the host C0, a result and an implementation's own C.
   for (const auto& shape : shapes)
-    check_footprint(device, "--sizes: shape " + shape.label(),
+    if (!shape.grouped())
+      check_footprint(device, "--sizes: shape " + shape.label(),
                     gemm_footprint({shape.m, shape.n, shape.k}, 2, 3, types.in, types.out, shape.batch));
   return shapes;
 }
@@ -330,6 +344,10 @@ void add_bench_command(CLI::App& app) {
                   "comma-separated: N (square), MxNxK, A:B (doubling), A:B:STEP, A:B:xFACTOR, or presets:" +
                       list_of(bench::preset_descriptions()))
       ->capture_default_str();
+  cmd->add_option("--grouped", o->grouped,
+                  "one grouped call (clgemm::gemm_grouped; cuBLAS's GroupedBatched) instead of --sizes: random (64 "
+                  "problems, each side uniform in 64..1024, seed 1), random:COUNT:MIN:MAX[:SEED], or @FILE with a "
+                  "problem MxNxK per line");
   cmd->add_option("--batch", o->batch,
                   "run every shape as one strided-batched call of this many items (clgemm::gemm_strided_batched; "
                   "CLBlast's and cuBLAS's StridedBatched calls); BxMxNxK in --sizes gives one shape its own count")
@@ -376,7 +394,10 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "split", "whole"}))
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the random inputs (default: from the clock; shape i uses seed + i)");
-  cmd->callback([o] { run_bench(*o); });
+  cmd->callback([o, cmd] {
+    o->sizes_given = cmd->get_option("--sizes")->count() > 0;
+    run_bench(*o);
+  });
 }
 
 }  // namespace clgemm::cli
