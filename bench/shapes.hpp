@@ -19,8 +19,8 @@ struct Shape {
   size_t batch = 1;
   // A grouped shape (--grouped): these problems in one call; m, n and k are then the largest
   // sides, `group` is "grouped" and `spec` the --grouped text that made it.
-  std::vector<GemmShape> problems;
-  std::string spec;
+  std::vector<GemmShape> problems = {};
+  std::string spec = {};
 
   // "1024x1024x1024", "4096x[32x32x32]" for a batch of 4096, "grouped random:64:64:1024:1"
   std::string label() const;

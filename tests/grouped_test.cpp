@@ -98,12 +98,16 @@ void check_grouped_f32(const std::vector<Spec>& specs, Layout layout, const Gemm
         want.push_back(s.alpha * sum + (s.beta != 0 ? s.beta * double(c[e]) : 0.0));
         mine.push_back(got[e]);
       }
-    if (!mine.empty())
+    if (!mine.empty()) {
       EXPECT_TRUE(matches_reference(mine, want, std::max<size_t>(s.k, 1), seed))
           << "problem " << q << ": " << shape_text({s.m, s.n, s.k}) << (s.ta ? " A^T" : "") << (s.tb ? " B^T" : "");
+    }
   }
-  for (size_t e = 0; e < c.size(); ++e)
-    if (!inside[e]) ASSERT_EQ(got[e], c[e]) << "C[" << e << "] outside every problem was written";
+  for (size_t e = 0; e < c.size(); ++e) {
+    if (!inside[e]) {
+      ASSERT_EQ(got[e], c[e]) << "C[" << e << "] outside every problem was written";
+    }
+  }
 }
 
 const std::vector<Spec> kMixed = {

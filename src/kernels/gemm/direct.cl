@@ -13,38 +13,14 @@
 //
 // Batches run along the third NDRange dimension; common/batch.cl picks each item's offsets and
 // alpha/beta (BATCH_ARRAYS). A and B are stored as `in_t`, C as `out_t`, and the work is done in `real`
-// (common/vectors.cl).
+// (common/vectors.cl). The tile parameters, the multiply-adds and the stores are
+// gemm/register_tile.cl's, which the grouped kernel shares.
 
-#ifndef TM
-#define TM 64       // rows of C per work-group
-#endif
-#ifndef TN
-#define TN 64       // columns of C per work-group
-#endif
-#ifndef TK
-#define TK 16       // depth of the A and B tiles held in local memory
-#endif
-#ifndef WM
-#define WM 4        // rows of C per work-item
-#endif
-#ifndef WN
-#define WN 4        // columns of C per work-item
-#endif
 #ifndef TRANS_A
 #define TRANS_A 0
 #endif
 #ifndef TRANS_B
 #define TRANS_B 0
-#endif
-
-#define RX (TN / WN)          // work-items along n
-#define RY (TM / WM)          // work-items along m
-#define THREADS (RX * RY)
-#if TM % WM != 0 || TN % WN != 0
-#error "TM must be a multiple of WM and TN of WN"
-#endif
-#if (TM * TK) % THREADS != 0 || (TK * TN) % THREADS != 0
-#error "each work-item must load a whole number of A and B elements per tile"
 #endif
 
 __kernel __attribute__((reqd_work_group_size(RX, RY, 1)))
@@ -63,14 +39,7 @@ void gemm_direct(const int M, const int N, const int K, real alpha, real beta,
   const int tid = ty * RX + tx;
   const int row0 = get_group_id(1) * TM, col0 = get_group_id(0) * TN;
 
-  // As holds op(A) transposed (k-major) so a work-item reads its WM values of one k as neighbours;
-  // +1 column of padding keeps the transposing stores from landing in one bank.
-  __local real As[TK][TM + 1];
-  __local real Bs[TK][TN];
-
-  real acc[WM][WN];
-  for (int i = 0; i < WM; ++i)
-    for (int j = 0; j < WN; ++j) acc[i][j] = ZERO;
+  REGISTER_TILE_STATE  // gemm/register_tile.cl
 
   for (int k0 = 0; k0 < K; k0 += TK) {
     // Each work-item loads (TM·TK)/THREADS elements of A. The index split makes consecutive
@@ -98,30 +67,9 @@ void gemm_direct(const int M, const int N, const int K, real alpha, real beta,
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int p = 0; p < TK; ++p) {
-      real a[WM], b[WN];
-      // Rows ty, ty+RY, ...: neighbouring work-items read neighbouring words (no bank conflict),
-      // and the same holds for columns.
-      for (int i = 0; i < WM; ++i) a[i] = As[p][ty + i * RY];
-      for (int j = 0; j < WN; ++j) b[j] = Bs[p][tx + j * RX];
-      for (int i = 0; i < WM; ++i)
-        for (int j = 0; j < WN; ++j) acc[i][j] = FMA(a[i], b[j], acc[i][j]);
-    }
+    MULTIPLY_STAGED_TILES
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
-  for (int i = 0; i < WM; ++i) {
-    const int gi = row0 + ty + i * RY;
-    if (gi >= M) continue;
-    for (int j = 0; j < WN; ++j) {
-      const int gj = col0 + tx + j * RX;
-      if (gj >= N) continue;
-      __global out_t* c = C + (size_t)gi * ldc + gj;
-      // alpha == 0: the product does not count (BLAS semantics), even if A or B hold Inf or NaN.
-      // beta == 0: C is not read, so NaN or Inf left in it cannot leak into the result.
-      const real t = SCALE(real, alpha, acc[i][j]);
-      STORE_OUT(c, (beta == ZERO) ? t : MULADD(beta, LOAD_OUT(c), t));
-    }
-  }
+  STORE_REGISTER_TILE
 }

@@ -9,7 +9,7 @@ const GemmKernelDescriptor& direct_descriptor() {
     d.info = {0, "direct", "guarded register-blocked kernel, operands read in place", "gemm/direct.cl",
               {"TM", "TN", "TK", "WM", "WN"}};
     d.entry = "gemm_direct";
-    d.sources = {"common/vectors.cl", "common/batch.cl"};
+    d.sources = {"common/vectors.cl", "common/batch.cl", "gemm/register_tile.cl"};
     // GPU: 64×64 tiles, 4×4 per work-item = 256 work-items, enough groups to fill 132 compute
     // units from about 700×700 up. CPU: 32×32 tiles and 64 work-items, which PoCL packs into
     // SIMD lanes along x.

@@ -1,6 +1,7 @@
 // grouped.cl — a grouped GEMM in one launch: a list of problems, each with its own m, n, k,
 // transposes, leading dimensions, offsets, alpha and beta, all in the same A, B and C buffers.
-// Comes after common/vectors.cl (real, in_t, out_t and their loads and stores).
+// Comes after common/vectors.cl (real, in_t, out_t and their loads and stores) and
+// gemm/register_tile.cl (the tile parameters, multiply-adds and stores it shares with direct.cl).
 //
 // The host lays the problems' tiles of C end to end: work-group g serves tile g of the whole list
 // and finds its problem by a binary search of the problems' first tiles (WORK_FIRST), so one
@@ -12,22 +13,6 @@
 // Problems are row-major views (the host swaps A and B of column-major calls). `work` holds
 // WORK_FIELDS numbers per problem, in the order of the WORK_* indices below; `scalars` its alpha
 // and beta.
-
-#ifndef TM
-#define TM 64
-#endif
-#ifndef TN
-#define TN 64
-#endif
-#ifndef TK
-#define TK 16
-#endif
-#ifndef WM
-#define WM 4
-#endif
-#ifndef WN
-#define WN 4
-#endif
 
 #define WORK_M 0
 #define WORK_N 1
@@ -42,16 +27,6 @@
 #define WORK_FIRST 10   // the problem's first tile in the whole list
 #define WORK_TILES_N 11 // its tiles along n
 #define WORK_FIELDS 12
-
-#define RX (TN / WN)
-#define RY (TM / WM)
-#define THREADS (RX * RY)
-#if TM % WM != 0 || TN % WN != 0
-#error "TM must be a multiple of WM and TN of WN"
-#endif
-#if (TM * TK) % THREADS != 0 || (TK * TN) % THREADS != 0
-#error "each work-item must load a whole number of A and B elements per tile"
-#endif
 
 __kernel __attribute__((reqd_work_group_size(RX, RY, 1)))
 void gemm_grouped(const int problems, __global const ulong* restrict work, __global const real* restrict scalars,
@@ -69,7 +44,7 @@ void gemm_grouped(const int problems, __global const ulong* restrict work, __glo
   const int M = (int)w[WORK_M], N = (int)w[WORK_N], K = (int)w[WORK_K];
   const int lda = (int)w[WORK_LDA], ldb = (int)w[WORK_LDB], ldc = (int)w[WORK_LDC];
   const int trans_a = (int)(w[WORK_TRANS] & 1), trans_b = (int)((w[WORK_TRANS] >> 1) & 1);
-  const int t = (int)(tile - w[WORK_FIRST]), tiles_n = (int)w[WORK_TILES_N];
+  const int own = (int)(tile - w[WORK_FIRST]), tiles_n = (int)w[WORK_TILES_N];  // the problem's own tile
   __global const in_t* A = A0 + w[WORK_A];
   __global const in_t* B = B0 + w[WORK_B];
   __global out_t* C = C0 + w[WORK_C];
@@ -77,15 +52,9 @@ void gemm_grouped(const int problems, __global const ulong* restrict work, __glo
 
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * RX + tx;
-  const int row0 = (t / tiles_n) * TM, col0 = (t % tiles_n) * TN;
+  const int row0 = (own / tiles_n) * TM, col0 = (own % tiles_n) * TN;
 
-  // As holds op(A) k-major, padded by one column against bank conflicts (as in direct.cl).
-  __local real As[TK][TM + 1];
-  __local real Bs[TK][TN];
-
-  real acc[WM][WN];
-  for (int i = 0; i < WM; ++i)
-    for (int j = 0; j < WN; ++j) acc[i][j] = ZERO;
+  REGISTER_TILE_STATE  // gemm/register_tile.cl
 
   for (int k0 = 0; k0 < K; k0 += TK) {
     // Consecutive work-items walk the stored operand's contiguous dimension in either layout.
@@ -108,27 +77,9 @@ void gemm_grouped(const int problems, __global const ulong* restrict work, __glo
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int p = 0; p < TK; ++p) {
-      real a[WM], b[WN];
-      for (int i = 0; i < WM; ++i) a[i] = As[p][ty + i * RY];
-      for (int j = 0; j < WN; ++j) b[j] = Bs[p][tx + j * RX];
-      for (int i = 0; i < WM; ++i)
-        for (int j = 0; j < WN; ++j) acc[i][j] = FMA(a[i], b[j], acc[i][j]);
-    }
+    MULTIPLY_STAGED_TILES
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
-  for (int i = 0; i < WM; ++i) {
-    const int gi = row0 + ty + i * RY;
-    if (gi >= M) continue;
-    for (int j = 0; j < WN; ++j) {
-      const int gj = col0 + tx + j * RX;
-      if (gj >= N) continue;
-      __global out_t* c = C + (size_t)gi * ldc + gj;
-      // alpha = 0 drops the product (BLAS), beta = 0 never reads C, as in direct.cl.
-      const real v = SCALE(real, alpha, acc[i][j]);
-      STORE_OUT(c, (beta == ZERO) ? v : MULADD(beta, LOAD_OUT(c), v));
-    }
-  }
+  STORE_REGISTER_TILE
 }

@@ -13,7 +13,7 @@ const GemmKernelDescriptor& grouped_descriptor() {
     d.info.title = "a list of problems of any shapes in one launch, a work-group per tile of C";
     d.info.file = "gemm/grouped.cl";
     d.entry = "gemm_grouped";
-    d.sources = {"common/vectors.cl"};
+    d.sources = {"common/vectors.cl", "gemm/register_tile.cl"};
     return d;
   }();
   return d;
