@@ -129,7 +129,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"packed_pack_a", GemmPath::Packed, {{"PACKA", 1}}, 17, 16, 12, 2},
                       Case{"packed_pack_both", GemmPath::Packed, {{"PACKA", 1}}, 9, 13, 7, 3},
                       Case{"packed_in_place", GemmPath::Packed, {{"PACKA", 0}}, 10, 16, 9, 1},
-                      Case{"tall", GemmPath::Tall, {}, 21, 5, 16, 1}, Case{"scale", GemmPath::Auto, {}, 6, 7, 0, 1}),
+                      Case{"tall", GemmPath::Tall, {}, 21, 5, 16, 1}, Case{"tiny", GemmPath::Tiny, {}, 5, 6, 7, 1},
+                      Case{"scale", GemmPath::Auto, {}, 6, 7, 0, 1}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

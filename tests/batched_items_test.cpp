@@ -2,9 +2,11 @@
 // 1000 and 65537 (more items than one NDRange dimension holds on NVIDIA, so the call runs in
 // pieces), items of 1×1×1, 7×9×13 and 32³ (the batched class's), every item checked against
 // float64 with gaps between items and guard zones around C; per-item alpha and beta with 0 and
-// NaN in C; and the batched class's plans for the H200's built-in entry.
+// NaN in C; the tiny kernel (the planner's for the small items here) forced on every layout; and
+// the batched class's plans for the H200's built-in entry.
 #include <clgemm/gemm.hpp>
 
+#include "gemm_case.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -104,6 +106,24 @@ TEST(BatchedItems, PerItemScalarsWithZeroAndNan) {
       ASSERT_TRUE(matches_reference(item, want, it.k, seed)) << shape_text({it.m, it.n, it.k}) << ", item " << i;
     }
   }
+}
+
+// The tiny kernel forced on every layout and transpose with padded leading dimensions, offsets,
+// alpha and beta and C's guard zones (gemm_case.cpp); by strides and by arrays; another
+// work-group size; the planner's rule; a work-group size it cannot run.
+TEST(BatchedItems, TinyKernelEveryLayoutAndBatch) {
+  run_every_layout({{1, 1, 1}, {3, 7, 5}, {16, 16, 64}, {5, 33, 17}}, forced(GemmPath::Tiny));
+  check_batched_calls(7, 9, 13, forced(GemmPath::Tiny));
+  check_batched_calls(16, 16, 64, forced(GemmPath::Tiny, {{"WG", 64}}));
+  const DeviceInfo& d = shared_context().info();
+  EXPECT_EQ(plan_gemm(d, 8, 8, 8, {}, DataType::F32, 2).path, GemmPath::Tiny);
+  EXPECT_EQ(plan_gemm(d, 8, 16, 64, {}, DataType::F64, 1000).path, GemmPath::Tiny);
+  EXPECT_NE(plan_gemm(d, 16, 16, 16, {}, DataType::F32, 1000).path, GemmPath::Tiny) << "256 elements of C";
+  EXPECT_NE(plan_gemm(d, 8, 8, 8).path, GemmPath::Tiny) << "one item";
+  EXPECT_NE(plan_gemm(d, 32, 32, 32, {}, DataType::F32, 100).path, GemmPath::Tiny) << "1024 elements of C";
+  EXPECT_NE(plan_gemm(d, 8, 8, 65, {}, DataType::F32, 100).path, GemmPath::Tiny) << "65 deep";
+  EXPECT_THROW(plan_gemm(d, 8, 8, 8, forced(GemmPath::Tiny, {{"WG", 48}}), DataType::F32, 4), Error);
+  EXPECT_THROW(plan_gemm(d, 8, 8, 8, forced(GemmPath::Tiny, {{"TM", 16}}), DataType::F32, 4), Error);
 }
 
 // The H200's batched entry serves batches of items below the mid class, each from the tiles

@@ -164,6 +164,7 @@ TEST_P(PrecisionSweep, MatchesAFloat64ReferenceOnEveryPath) {
           if (s.m == 7 || s.m == 129) paths.push_back(GemmPath::Packed);
           if (tall_reads) paths.push_back(GemmPath::Tall);
           if (wide_reads) paths.push_back(GemmPath::Wide);
+          if (s.m * s.n <= 128) paths.push_back(GemmPath::Tiny);  // any layout, as for batches of tiny items
           for (const GemmPath path : paths) {
             const std::string failure = run_case(combo, cs, path, rng);
             EXPECT_EQ(failure, "") << data_type_name(combo.in) << " -> " << data_type_name(combo.out) << ", path "

@@ -56,6 +56,8 @@ enum class GemmPath {
            // transposed (column-major: the same with rows and columns, A and B swapped), as in GEMV;
            // one kernel that streams the large operand in place along its rows, K in slices whose
            // sums a second kernel adds in a fixed order (the same bits on every run)
+  Tiny,    // batches of tiny items (at most 128 elements of C, 64 deep): one work-item per element of
+           // C of the whole batch, many items to a work-group, operands read in place
 };
 
 // The arithmetic of the products (GemmOptions::math).

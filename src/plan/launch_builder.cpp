@@ -15,6 +15,7 @@
 #include "plan/wide_form.hpp"
 
 #include <algorithm>
+#include <climits>
 
 namespace clgemm::detail {
 
@@ -149,6 +150,36 @@ void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, co
     c.local = {local[0], local[1], 1};
     b.add(std::move(c));
   }
+}
+
+// The tiny kernel: one command for the whole batch, a work-item per element of C, the items along
+// dimension 0 (so no 65535-item pieces).
+void add_tiny(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+  const size_t wg = size_t(p(plan.params, "WG"));
+  const size_t elements = g.m * g.n * s.count;
+  if (s.count > size_t(INT_MAX) || elements > (size_t(1) << 40))
+    throw Error(Status::SizeOverflow, "a tiny batch of " + std::to_string(s.count) + " items of " +
+                                          std::to_string(g.m) + "x" + std::to_string(g.n) +
+                                          " exceeds what one launch indexes");
+  Command c;
+  c.what = "tiny";
+  c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tiny.cl"};
+  c.entry = "gemm_tiny";
+  c.options = build_options(plan.params) + storage_options(g.type, g.c_type) + flag("TRANS_A", g.trans_a) +
+              flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
+  c.args = shape_args(g);
+  const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
+                                                               {&g.c, BufferRole::C}};
+  for (const auto& [r, role] : operands) {
+    const size_t stride = role == BufferRole::A ? s.a_stride : role == BufferRole::B ? s.b_stride : s.c_stride;
+    c.args.insert(c.args.end(), {Arg::mem(role), Arg::u64(r->offset), Arg::i32(int64_t(r->ld)), Arg::u64(stride)});
+  }
+  const auto [scalars, offsets] = b.batch_arrays(s);
+  c.args.insert(c.args.end(), {Arg::i32(int64_t(s.count)), scalars, offsets});
+  c.dims = 1;
+  c.global = {round_up(elements, wg), 1, 1};
+  c.local = {wg, 1, 1};
+  b.add(std::move(c));
 }
 
 // The tall kernel reads op(A) along k in place: the planner gives it only calls whose op(A) has
@@ -509,6 +540,7 @@ LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPar
     switch (part.plan.path) {
       case GemmPath::Tall: add_tall(b, part.g, part.batch, part.plan); break;
       case GemmPath::Wide: add_wide(b, part.g, part.batch, part.plan); break;
+      case GemmPath::Tiny: add_tiny(b, part.g, part.batch, part.plan); break;
       case GemmPath::Packed: add_packed(b, part.g, part.batch, part.plan); break;
       case GemmPath::Tensor: add_tensor(b, part.g, part.batch, part.plan); break;
       default: add_direct(b, part.g, part.batch, part.plan); break;

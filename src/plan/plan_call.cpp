@@ -6,6 +6,7 @@
 #include <clgemm/error.hpp>
 
 #include "kernels/gemm/tall_kernel.hpp"
+#include "kernels/gemm/tiny_kernel.hpp"
 #include "kernels/gemm/wide_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/edge_split.hpp"
@@ -92,6 +93,12 @@ std::optional<GemmPart> plan_reversed_tall(const DeviceInfo& device, const RowMa
 
 std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g, const BatchSpec& batch,
                                  const GemmOptions& options) {
+  // Batches of tiny items take the tiny kernel whatever their layout (before the wide and tall
+  // kernels, which serve one long operand).
+  if (options.force_path == GemmPath::Tiny ||
+      (options.force_path == GemmPath::Auto && options.force_params.empty() && !g.c_trans &&
+       tiny_pays(g.m, g.n, g.k, batch.count)))
+    return {{g, batch, plan_gemm(device, g.m, g.n, g.k, options, g.type, batch.count)}};
   if (std::optional<GemmPlan> wide = plan_wide(device, g, options)) return {{g, batch, *wide}};
   if (std::optional<GemmPart> reversed = plan_reversed_tall(device, g, batch, options)) return {*reversed};
   const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options, g.type, batch.count);

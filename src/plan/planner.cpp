@@ -11,6 +11,7 @@
 #include "plan/tile_choice.hpp"
 #include "kernels/gemm/direct_kernel.hpp"
 #include "kernels/gemm/tall_kernel.hpp"
+#include "kernels/gemm/tiny_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "runtime/warnings.hpp"
@@ -325,6 +326,8 @@ std::string GemmPlan::describe() const {
   else if (path == GemmPath::Wide)
     os << "wide: one kernel that streams the large operand in place along its rows, the short one from the "
           "caches (";
+  else if (path == GemmPath::Tiny)
+    os << "tiny: one kernel, a work-item per element of C of the whole batch, operands read in place (";
   else
     os << "direct: one guarded kernel, operands read in place (";
   os << detail::build_options(params) << "); parameters from " << source << "; " << reason;
@@ -419,6 +422,20 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall,
                     DataType type, size_t batch) {
   GemmPlan plan;
+  const bool tiny = o.force_path == GemmPath::Tiny ||
+                    (o.force_path == GemmPath::Auto && o.force_params.empty() && detail::tiny_pays(m, n, k, batch));
+  if (tiny) {
+    plan.path = GemmPath::Tiny;
+    plan.params = detail::tiny_params(o.force_params, detail::precision_bits(type));
+    plan.source = o.force_params.empty() ? "the tiny kernel's work-group" : "the caller's overrides of the tiny kernel's";
+    plan.reason = o.force_path == GemmPath::Tiny
+                      ? "path forced by the caller"
+                      : "a batch of " + std::to_string(batch) + " items of at most " +
+                            std::to_string(detail::kTinyMaxElements) + " elements of C, " +
+                            std::to_string(detail::kTinyMaxK) +
+                            " deep: one work-item per element, many items to a work-group";
+    return plan;
+  }
   // Overrides without a forced path are meant for the kernel the planner would otherwise pick.
   const bool tall = o.force_path == GemmPath::Tall || (o.force_path == GemmPath::Auto && o.force_params.empty() &&
                                                        allow_tall && detail::tall_pays(device, m, n, k));

@@ -34,6 +34,7 @@ const char* path_name(GemmPath p) {
          : p == GemmPath::Tall   ? "tall"
          : p == GemmPath::Tensor ? "tensor"
          : p == GemmPath::Wide   ? "wide"
+         : p == GemmPath::Tiny   ? "tiny"
                                  : "direct";
 }
 
@@ -108,6 +109,7 @@ void run_plan(const PlanOptions& o) {
                   : o.path == "tall"   ? GemmPath::Tall
                   : o.path == "tensor" ? GemmPath::Tensor
                   : o.path == "wide"   ? GemmPath::Wide
+                  : o.path == "tiny"   ? GemmPath::Tiny
                                        : GemmPath::Auto;
   go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
   go.force_edge_split = edges_toggle(o.edges);
@@ -173,8 +175,9 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::Range(size_t(1), size_t(1) << 24));
   cmd->add_option("--path", o->path,
                   "force a path: auto, direct, packed, tall (C of at most 16 columns; `plan` assumes row-major A and B, "
-                  "not transposed), wide (C of at most 16 rows) or tensor (with --math 3xtf32 or tf32)")
-      ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor", "wide"}));
+                  "not transposed), wide (C of at most 16 rows), tiny (batches of items of at most 128 elements of C, "
+                  "with --batch) or tensor (with --math 3xtf32 or tf32)")
+      ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor", "wide", "tiny"}));
   cmd->add_option("--math", o->math,
                   "arithmetic: fp32 (default), 3xtf32 (tensor cores at float32 accuracy) or tf32 (tensor cores, "
                   "inputs rounded to TF32); the tensor ones on NVIDIA GPUs of sm_80 and newer, fp32 elsewhere")
