@@ -427,7 +427,8 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
   if (tiny) {
     plan.path = GemmPath::Tiny;
     plan.params = detail::tiny_params(o.force_params, detail::precision_bits(type));
-    plan.source = o.force_params.empty() ? "the tiny kernel's work-group" : "the caller's overrides of the tiny kernel's";
+    plan.source = o.force_params.empty() ? "the tiny kernel's default work-group"
+                                         : "the caller's overrides of the tiny kernel's work-group";
     plan.reason = o.force_path == GemmPath::Tiny
                       ? "path forced by the caller"
                       : "a batch of " + std::to_string(batch) + " items of at most " +
