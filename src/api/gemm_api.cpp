@@ -139,7 +139,7 @@ void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue,
     if (!buffers.a && detail::grouped_reads_ab(problems[i])) buffers.a = g.a.buffer, buffers.b = g.b.buffer;
   }
   const detail::GroupedPlan plan = detail::plan_grouped(ctx.info(), rows.front().type, options);
-  const detail::LaunchPlan launch = detail::build_grouped_launch(ctx.info(), rows, plan);
+  const detail::LaunchPlan launch = detail::build_grouped_launch(rows, plan);
   if (options.events) options.events->clear();
   const cl::CommandQueue q(queue, true);
   hand_back(detail::enqueue_plan(ctx, q, launch, buffers, options.events), event);

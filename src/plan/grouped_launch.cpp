@@ -20,9 +20,7 @@ GroupedPlan plan_grouped(const DeviceInfo& device, DataType type, const GemmOpti
   return plan;
 }
 
-LaunchPlan build_grouped_launch(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
-                                const GroupedPlan& plan) {
-  (void)device;
+LaunchPlan build_grouped_launch(const std::vector<RowMajorGemm>& problems, const GroupedPlan& plan) {
   LaunchPlan launch;
   if (problems.empty()) return launch;
   const RowMajorGemm& first = problems.front();

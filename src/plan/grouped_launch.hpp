@@ -25,7 +25,6 @@ GroupedPlan plan_grouped(const DeviceInfo& device, DataType type, const GemmOpti
 
 // One launch for all of `problems` (row-major, sharing A, B and C buffers, element types and
 // compute type; problems with no element of C take no tiles). Empty when none has any.
-LaunchPlan build_grouped_launch(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
-                                const GroupedPlan& plan);
+LaunchPlan build_grouped_launch(const std::vector<RowMajorGemm>& problems, const GroupedPlan& plan);
 
 }  // namespace clgemm::detail
