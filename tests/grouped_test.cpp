@@ -1,6 +1,6 @@
 // grouped_test.cpp — gemm_grouped and its C entries: problems of mixed sizes (empty ones, k = 0,
-// odd shapes), each with its own transposes, scalars, offsets and leading dimensions, in one
-// launch, checked against float64 with the gaps between them and guard zones around C; every
+// odd shapes), each with its own transposes (or one pair for all, which xgemm's grouped build
+// takes on NVIDIA), scalars, offsets and leading dimensions, in one launch, checked against float64 with the gaps between them and guard zones around C; every
 // precision; and bad input, each with its status and the problem's index.
 #include <clgemm/clgemm.h>
 #include <clgemm/gemm.hpp>
@@ -119,6 +119,19 @@ const std::vector<Spec> kMixed = {
 TEST(Grouped, MixedSizesTransposesAndScalarsRowMajor) { check_grouped_f32(kMixed, Layout::RowMajor); }
 TEST(Grouped, MixedSizesTransposesAndScalarsColumnMajor) { check_grouped_f32(kMixed, Layout::ColMajor); }
 
+// Every problem with the same transposes, as xgemm's grouped build takes them where it reads
+// operands in place (NVIDIA); elsewhere the grouped kernel: each pair of transposes, both layouts.
+TEST(Grouped, OnePairOfTransposesForAllProblems) {
+  for (const Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (const bool ta : {false, true})
+      for (const bool tb : {false, true}) {
+        std::vector<Spec> specs = kMixed;
+        for (Spec& s : specs) s.ta = ta, s.tb = tb;
+        check_grouped_f32(specs, layout);
+        if (HasFatalFailure()) return;
+      }
+}
+
 // Tiles other than the defaults: the problems still fall to the right work-groups.
 TEST(Grouped, OtherTiles) {
   check_grouped_f32(kMixed, Layout::RowMajor, forced(GemmPath::Auto, {{"TM", 16}, {"TN", 32}, {"WM", 2}, {"WN", 4}}));
@@ -150,7 +163,9 @@ TEST(Grouped, EveryPrecisionThroughTheTypedCEntry) {
   for (const Types t : {Types{DataType::F64, DataType::F64}, Types{DataType::BF16, DataType::F32},
                         Types{DataType::F16, DataType::F16}}) {
     if (t.in == DataType::F64 && !ctx.info().fp64) continue;
-    const std::vector<Spec> specs = {{17, 9, 33, false, true, 1.5, 0.0}, {5, 31, 8, true, false, 1.0, -0.5}};
+    // One pair of transposes, so that f64 takes xgemm's grouped build where it exists.
+    const std::vector<Spec> specs = {{17, 9, 33, false, true, 1.5, 0.0}, {5, 31, 8, false, true, 1.0, -0.5},
+                                     {64, 16, 100, false, true, -1.0, 0.0}};
     const Layouted l = lay_out(specs, Layout::ColMajor, 2, 1);
     std::vector<float> a(l.a_size), b(l.b_size), c(l.c_size);
     const uint64_t seed = fresh_seed();

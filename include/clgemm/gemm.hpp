@@ -204,8 +204,10 @@ void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride
 // matrices lie at its own offsets in them; a problem that reads no A or B, with k = 0 or alpha =
 // 0, may leave those null). Problems with m or n = 0 are skipped; k = 0 scales C by beta. Every
 // problem is checked as gemm checks a call, the message starting "problem i: ", and no problem's
-// C may share an element with another problem's A, B or C. GemmOptions::force_params overrides
-// the kernel's tiles (the direct kernel's TM, TN, TK, WM, WN); GemmOptions::math is not used.
+// C may share an element with another problem's A, B or C. On devices with the cp.async pipeline,
+// f32 and f64 problems that share their transposes run in the xgemm kernel; others in the direct
+// kernel's scheme, which GemmOptions::force_params (TM, TN, TK, WM, WN) or a forced path selects.
+// GemmOptions::math is not used.
 void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue, cl_event* event = nullptr,
                   const GemmOptions& options = {});
 

@@ -138,7 +138,7 @@ void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue,
     if (!buffers.c) buffers.c = g.c.buffer;
     if (!buffers.a && detail::grouped_reads_ab(problems[i])) buffers.a = g.a.buffer, buffers.b = g.b.buffer;
   }
-  const detail::GroupedPlan plan = detail::plan_grouped(ctx.info(), rows.front().type, options);
+  const detail::GroupedPlan plan = detail::plan_grouped(ctx.info(), rows, options);
   const detail::LaunchPlan launch = detail::build_grouped_launch(rows, plan);
   if (options.events) options.events->clear();
   const cl::CommandQueue q(queue, true);

@@ -4,13 +4,131 @@
 #include <clgemm/error.hpp>
 
 #include "kernels/gemm/grouped_kernel.hpp"
+#include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/precision.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <functional>
 
 namespace clgemm::detail {
 
-GroupedPlan plan_grouped(const DeviceInfo& device, DataType type, const GemmOptions& options) {
+namespace {
+
+size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+// Whether every problem satisfies `ok`.
+bool all_of(const std::vector<RowMajorGemm>& problems, const std::function<bool(const RowMajorGemm&)>& ok) {
+  return std::all_of(problems.begin(), problems.end(), ok);
+}
+
+// xgemm's tiles for the problems, where it can read them all in place: the cp.async pipeline
+// (NVIDIA, sm_80+) for operands of any alignment, operands stored as computed (f32, f64), and
+// one pair of transposes, which the kernel is built for. The tiles are the batched class's for
+// items of the problems' mean size (plan_gemm with their count), with A read in place.
+std::optional<GroupedPlan> plan_grouped_xgemm(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
+                                              const GemmOptions& options) {
+  const RowMajorGemm& first = problems.front();
+  if (options.force_path != GemmPath::Auto || !options.force_params.empty() || !has_cp_async(device) ||
+      !stored_as_computed(first.type) || !stored_as_computed(first.c_type) ||
+      !all_of(problems, [&](const RowMajorGemm& g) { return g.trans_a == first.trans_a && g.trans_b == first.trans_b; }))
+    return std::nullopt;
+  double m = 0, n = 0, k = 0;
+  for (const RowMajorGemm& g : problems) m += double(g.m), n += double(g.n), k += double(g.k);
+  const double count = double(problems.size());
+  const size_t mean_m = std::max<size_t>(1, size_t(m / count)), mean_n = std::max<size_t>(1, size_t(n / count)),
+               mean_k = std::max<size_t>(1, size_t(k / count));
+  const GemmPlan item = plan_gemm(device, mean_m, mean_n, mean_k, {}, first.type, problems.size());
+  if (item.path != GemmPath::Packed || p(item.params, "ASYNC") == 0) return std::nullopt;
+  GroupedPlan plan;
+  plan.xgemm = true;
+  plan.params = item.params;
+  plan.params["PACKA"] = 0;
+  plan.source = "xgemm's tiles for a batch of items of the problems' mean size, " +
+                shape_text({mean_m, mean_n, mean_k}) + " (" + item.source + ")";
+  return plan;
+}
+
+// The grouped kernel (gemm/grouped.cl): per problem its sizes, leading dimensions, offsets,
+// transposes, first tile and tiles along n.
+Command grouped_command(const std::vector<RowMajorGemm>& problems, const KernelParams& ps, BatchArrays& arrays,
+                        size_t& tiles) {
+  const size_t tm = size_t(p(ps, "TM")), tn = size_t(p(ps, "TN"));
+  for (const RowMajorGemm& g : problems) {
+    const size_t tiles_n = ceil_div(g.n, tn);
+    const uint64_t trans = (g.trans_a ? 1u : 0u) | (g.trans_b ? 2u : 0u);
+    arrays.offsets.insert(arrays.offsets.end(), {g.m, g.n, g.k, g.a.ld, g.b.ld, g.c.ld, g.a.offset, g.b.offset,
+                                                 g.c.offset, trans, tiles, std::max<size_t>(tiles_n, 1)});
+    tiles += ceil_div(g.m, tm) * tiles_n;
+  }
+  const GemmKernelDescriptor& d = grouped_descriptor();
+  Command c;
+  c.what = "grouped";
+  c.sources = d.program_sources();
+  c.entry = d.entry;
+  c.options = build_options(ps) + storage_options(problems.front().type, problems.front().c_type);
+  const cl::NDRange local = d.local(ps);
+  c.dims = 2;
+  c.global = {tiles * local[0], local[1], 1};
+  c.local = {local[0], local[1], 1};
+  return c;
+}
+
+std::string flag(const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); }
+
+// xgemm built for a grouped call (GROUPED, xgemm/schedule.cl): every operand in place, in vectors
+// where every problem allows them, all guards on. Per problem: M, N, K, K rounded up to KWG, A's
+// and B's offset and row length in the units the kernel loads them in, C's offset and ldc, tiles
+// along n and first tile.
+Command xgemm_command(const std::vector<RowMajorGemm>& problems, const KernelParams& ps, BatchArrays& arrays,
+                      size_t& tiles) {
+  const RowMajorGemm& first = problems.front();
+  const size_t mwg = p(ps, "MWG"), nwg = p(ps, "NWG"), kwg = p(ps, "KWG"), vwm = p(ps, "VWM"), vwn = p(ps, "VWN");
+  const auto aligned = [](const MatrixRef& r, size_t w) { return r.ld % w == 0 && r.offset % w == 0; };
+  // As add_packed reads operands in place (launch_builder.cpp), with every problem's alignment.
+  const bool a_km = first.trans_a;
+  const bool a_vec = a_km ? all_of(problems, [&](const RowMajorGemm& g) { return g.m % vwm == 0 && aligned(g.a, vwm); })
+                          : p(ps, "ALK") > 0 && all_of(problems, [&](const RowMajorGemm& g) { return aligned(g.a, 4); });
+  const size_t a_unit = !a_vec ? 1 : a_km ? vwm : 4;
+  const bool b_kn = !first.trans_b;
+  const bool b_vec = b_kn && all_of(problems, [&](const RowMajorGemm& g) { return g.n % vwn == 0 && aligned(g.b, vwn); });
+  const bool b_pairs = b_kn && !b_vec && (kwg * nwg / 2) % size_t(wgs(ps)) == 0 &&
+                       all_of(problems, [&](const RowMajorGemm& g) { return g.n % 2 == 0 && aligned(g.b, 2); });
+  const size_t b_unit = b_vec ? vwn : 1;
+  const bool c_vec = all_of(problems, [&](const RowMajorGemm& g) { return aligned(g.c, vwn); });
+  for (const RowMajorGemm& g : problems) {
+    const size_t tiles_n = ceil_div(g.n, nwg);
+    arrays.offsets.insert(arrays.offsets.end(),
+                          {g.m, g.n, g.k, ceil_div(g.k, kwg) * kwg, g.a.offset / a_unit, g.a.ld / a_unit,
+                           g.b.offset / b_unit, g.b.ld / b_unit, g.c.offset, g.c.ld, std::max<size_t>(tiles_n, 1),
+                           tiles});
+    tiles += ceil_div(g.m, mwg) * tiles_n;
+  }
+  const GemmKernelDescriptor& d = xgemm_descriptor();
+  Command c;
+  c.what = "xgemm, grouped";
+  c.sources = d.program_sources();
+  c.entry = d.entry;
+  c.options = build_options(ps) + storage_options(DataType::F32, first.c_type) + flag("C_VEC", c_vec) +
+              flag("A_KM", a_km) + flag("A_VEC", a_vec) + flag("B_KN", b_kn) + flag("B_VEC", b_vec) +
+              flag("B_PAIRS", b_pairs) + flag("GUARD_M", true) + flag("GUARD_N", true) + flag("GUARD_K", true) +
+              flag("SPLIT", false) + " -DSPLITS=1" + flag("SK_LOOP", false) + flag("NV_FENCE", false) +
+              flag("BATCHED", false) + flag("GROUPED", true);
+  c.min_groups_per_cu = unsigned(p(ps, "MINWG"));
+  const cl::NDRange local = d.local(ps);
+  c.dims = 3;
+  c.global = {tiles * local[0], local[1], local[2]};
+  c.local = {local[0], local[1], local[2]};
+  return c;
+}
+
+}  // namespace
+
+GroupedPlan plan_grouped(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
+                         const GemmOptions& options) {
+  if (!problems.empty())
+    if (std::optional<GroupedPlan> xgemm = plan_grouped_xgemm(device, problems, options)) return *xgemm;
+  const DataType type = problems.empty() ? DataType::F32 : problems.front().type;
   KernelParams overrides = options.force_params;
   overrides["PRECISION"] = precision_bits(type);
   GroupedPlan plan;
@@ -23,38 +141,20 @@ GroupedPlan plan_grouped(const DeviceInfo& device, DataType type, const GemmOpti
 LaunchPlan build_grouped_launch(const std::vector<RowMajorGemm>& problems, const GroupedPlan& plan) {
   LaunchPlan launch;
   if (problems.empty()) return launch;
-  const RowMajorGemm& first = problems.front();
-  const size_t tm = size_t(p(plan.params, "TM")), tn = size_t(p(plan.params, "TN"));
   BatchArrays arrays;
-  arrays.scalar_type = compute_type(first.type);
+  arrays.scalar_type = compute_type(problems.front().type);
+  for (const RowMajorGemm& g : problems) arrays.scalars.insert(arrays.scalars.end(), {g.alpha, g.beta});
   size_t tiles = 0;
-  for (const RowMajorGemm& g : problems) {
-    const size_t tiles_n = (g.n + tn - 1) / tn, count = ((g.m + tm - 1) / tm) * tiles_n;
-    const uint64_t trans = (g.trans_a ? 1u : 0u) | (g.trans_b ? 2u : 0u);
-    arrays.offsets.insert(arrays.offsets.end(), {g.m, g.n, g.k, g.a.ld, g.b.ld, g.c.ld, g.a.offset, g.b.offset,
-                                                 g.c.offset, trans, tiles, std::max<size_t>(tiles_n, 1)});
-    arrays.scalars.insert(arrays.scalars.end(), {g.alpha, g.beta});
-    tiles += count;
-  }
+  Command c = plan.xgemm ? xgemm_command(problems, plan.params, arrays, tiles)
+                         : grouped_command(problems, plan.params, arrays, tiles);
   if (tiles == 0) return launch;
   if (tiles > size_t(INT_MAX) || problems.size() > size_t(INT_MAX))
-    throw Error(Status::SizeOverflow, "a grouped call of " + std::to_string(tiles) + " tiles of " +
-                                          std::to_string(tm) + "x" + std::to_string(tn) +
-                                          " exceeds the 2^31 - 1 work-groups one launch indexes");
+    throw Error(Status::SizeOverflow, "a grouped call of " + std::to_string(tiles) +
+                                          " tiles exceeds the 2^31 - 1 work-groups one launch indexes");
   launch.batch_arrays.push_back(std::move(arrays));
-  const GemmKernelDescriptor& d = grouped_descriptor();
-  Command c;
-  c.what = "grouped";
-  c.sources = d.program_sources();
-  c.entry = d.entry;
-  c.options = build_options(plan.params) + storage_options(first.type, first.c_type);
   c.args = {KernelArg::i32(int64_t(problems.size())), KernelArg::mem(BufferRole::BatchOffsets, 0),
             KernelArg::mem(BufferRole::BatchScalars, 0), KernelArg::mem(BufferRole::A),
             KernelArg::mem(BufferRole::B), KernelArg::mem(BufferRole::C)};
-  const cl::NDRange local = d.local(plan.params);
-  c.dims = 2;
-  c.global = {tiles * local[0], local[1], 1};
-  c.local = {local[0], local[1], 1};
   launch.commands.push_back(std::move(c));
   return launch;
 }

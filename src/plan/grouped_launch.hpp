@@ -9,19 +9,25 @@
 #include "exec/launch_plan.hpp"
 #include "exec/problem.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace clgemm::detail {
 
-// The grouped kernel's parameters: the caller's overrides (GemmOptions::force_params, the direct
-// kernel's names) on the kernel's defaults for the device and type; `source` says which. The
-// defaults' 64×64 tiles beat 128×128 ones of 8×8 per work-item on the H100 (random:64:64:1024
-// problems: 14.2 against 6.8 TFLOP/s).
+// The kernel and parameters of a grouped call: xgemm (GROUPED) where it reads every problem in
+// place (the cp.async pipeline, f32 or f64, one pair of transposes) and nothing is forced, with the
+// batched class's tiles for items of the problems' mean size; else the grouped kernel
+// (gemm/grouped.cl) with the caller's overrides (GemmOptions::force_params, the direct kernel's
+// names) on its defaults for the device and type. `source` says which. The grouped kernel's 64×64
+// tiles beat 128×128 ones of 8×8 per work-item on the H100 (random:64:64:1024 problems: 14.2
+// against 6.8 TFLOP/s).
 struct GroupedPlan {
+  bool xgemm = false;
   KernelParams params;
   std::string source;
 };
-GroupedPlan plan_grouped(const DeviceInfo& device, DataType type, const GemmOptions& options);
+GroupedPlan plan_grouped(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
+                         const GemmOptions& options);
 
 // One launch for all of `problems` (row-major, sharing A, B and C buffers, element types and
 // compute type; problems with no element of C take no tiles). Empty when none has any.

@@ -10,19 +10,33 @@
 //   xgemm/staging.cl    the local tiles and how tiles reach them: plain loads, double buffering,
 //                       the cp.async pipeline; guarded reads of each operand form;
 //   xgemm/multiply.cl   the fragments of a k-step and their multiply-adds; the rotated K loop's steps;
-//   xgemm/schedule.cl   which tile and K range a group computes: plain, split-K, stream-K;
+//   xgemm/schedule.cl   which tile and K range a group computes: plain, split-K, stream-K, or a
+//                       grouped call's problem and tile;
 //   xgemm/epilogue.cl   the slices' sums, alpha and beta, the stores into C, split-K's partial tiles.
 // Each part defines macros that this kernel uses in the order below, with a variant per
 // configuration (#if in the part, none here but the K loop's two shapes).
 
+// The arguments: the call's (shape, scalars, operands, split-K's workspace, a batch's arrays), or
+// for a grouped call the work list its problems come from (GROUPED_PROBLEM, schedule.cl).
+#if GROUPED
+#define XGEMM_ARGS \
+  const int problems, __global const ulong* restrict work, __global const real* restrict scalars, \
+      __global const a_t* restrict A0, __global const b_t* restrict B0, __global out_t* restrict C0
+#else
+#define XGEMM_ARGS \
+  const int M, const int N, const int K, const int Kp, real alpha, real beta, \
+      __global const a_t* restrict A0, ulong a_off_v, const int lda_v, const ulong a_stride_v, \
+      __global const b_t* restrict B0, ulong b_off_v, const int ldb_v, const ulong b_stride_v, \
+      __global out_t* restrict C0, ulong c_offset, const int ldc, const ulong c_stride, \
+      const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups, \
+      __global realN* restrict ws, __global int* restrict counters, \
+      __global const real* restrict scalars, __global const ulong* restrict offsets
+#define GROUPED_PROBLEM
+#endif
+
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICE)))
-void xgemm(const int M, const int N, const int K, const int Kp, real alpha, real beta,
-           __global const a_t* restrict A0, ulong a_off_v, const int lda_v, const ulong a_stride_v,
-           __global const b_t* restrict B0, ulong b_off_v, const int ldb_v, const ulong b_stride_v,
-           __global out_t* restrict C0, ulong c_offset, const int ldc, const ulong c_stride,
-           const int tiles_n, const int full_tiles, const int split_tiles, const int sk_groups,
-           __global realN* restrict ws, __global int* restrict counters,
-           __global const real* restrict scalars, __global const ulong* restrict offsets) {
+void xgemm(XGEMM_ARGS) {
+  GROUPED_PROBLEM  // schedule.cl: a grouped call's problem (M, N, K, operands, alpha, beta) and tile
 #if BATCHED
   // A batch in one launch: item get_group_id(2) (the groups' slices run along that dimension too),
   // its alpha, beta and offsets as common/batch.cl chooses them; with split-K, its own workspace

@@ -162,6 +162,9 @@
 #ifndef BATCHED
 #define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
 #endif
+#ifndef GROUPED
+#define GROUPED 0   // set by the host for a grouped call: problems from a work list (schedule.cl)
+#endif
 #ifndef SPLITS
 #define SPLITS 1    // set by the host with SPLIT: the most parts any split tile has
 #endif
@@ -245,6 +248,9 @@
 #define A_STREAM (A_KM && LPTA <= STREAM_COPIES)
 #define B_STREAM (B_KN && LPTB <= STREAM_COPIES)
 
+#if GROUPED && (BATCHED || SPLIT)
+#error "a grouped call is neither a batch nor split along K"
+#endif
 #if MWG % (MDIMC * VWM) != 0 || NWG % (NDIMC * VWN) != 0
 #error "MWG must be a multiple of MDIMC*VWM and NWG of NDIMC*VWN"
 #endif

@@ -14,6 +14,8 @@
 // not depend on which finished last — and writes C through the usual epilogue
 // (xgemm/epilogue.cl).
 //
+// GROUPED = 1 (set by the host): a grouped call's problems from a work list, below.
+//
 // The kernel runs
 //   SEGMENT_STATE                 what the segments share, before any of them
 //   FOR_EACH_SEGMENT { SEGMENT    tile, K range [k_begin, k_end) and origin m0v, n0v of C
@@ -113,6 +115,34 @@ inline int group_of(const long step, const long total, const int groups) {
   const int k_begin = part < 0 ? 0 : (int)((long)part * steps / SPLITS) * KWG; \
   const int k_end = part < 0 ? Kp : (int)((long)(part + 1) * steps / SPLITS) * KWG; \
   RECORD_SEGMENT
+
+#elif GROUPED
+// A grouped call: the host lays every problem's tiles end to end along dimension 0 and lists per
+// problem, in `work`, GROUPED_FIELDS numbers: M, N, K, Kp, A's offset and row length, B's, C's
+// offset and ldc (operands in the units the kernel loads them in), the problem's tiles along n
+// and its first tile. A group finds its problem by a binary search of the first tiles (a problem
+// without tiles shares its first tile with the next one, which the search passes on to) and
+// computes one tile of it over all of K.
+#define GROUPED_FIELDS 12
+#define GROUPED_PROBLEM \
+  int g_lo = 0, g_hi = problems - 1; \
+  while (g_lo < g_hi) { \
+    const int g_mid = (g_lo + g_hi + 1) / 2; \
+    if (work[(size_t)g_mid * GROUPED_FIELDS + 11] <= get_group_id(0)) g_lo = g_mid; \
+    else g_hi = g_mid - 1; \
+  } \
+  __global const ulong* restrict g_w = work + (size_t)g_lo * GROUPED_FIELDS; \
+  const int M = (int)g_w[0], N = (int)g_w[1], K = (int)g_w[2], Kp = (int)g_w[3]; \
+  const ulong a_off_v = g_w[4], b_off_v = g_w[6], c_offset = g_w[8]; \
+  const int lda_v = (int)g_w[5], ldb_v = (int)g_w[7], ldc = (int)g_w[9]; \
+  const int tiles_n = (int)g_w[10], g_tile = (int)(get_group_id(0) - g_w[11]); \
+  const real alpha = scalars[2 * g_lo], beta = scalars[2 * g_lo + 1];
+#define SEGMENT_STATE
+#define FOR_EACH_SEGMENT
+#define SEGMENT \
+  const int k_begin = 0, k_end = Kp; \
+  const int m0v = (g_tile / tiles_n) * MWGV; \
+  const int n0v = (g_tile % tiles_n) * NWGV;
 
 #else
 // A 2D grid of tiles without split-K: the group ids are read again where needed instead of
