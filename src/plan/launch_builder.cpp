@@ -124,6 +124,19 @@ std::vector<Arg> shape_args(const RowMajorGemm& g) {
           Arg::real(g.beta, compute)};
 }
 
+// A, B and C read in place, as direct.cl and tiny.cl take them: each buffer, offset, leading
+// dimension and batch stride, in elements.
+std::vector<Arg> in_place_args(const RowMajorGemm& g, const BatchSpec& s) {
+  std::vector<Arg> args;
+  const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
+                                                               {&g.c, BufferRole::C}};
+  for (const auto& [r, role] : operands) {
+    const size_t stride = role == BufferRole::A ? s.a_stride : role == BufferRole::B ? s.b_stride : s.c_stride;
+    args.insert(args.end(), {Arg::mem(role), Arg::u64(r->offset), Arg::i32(int64_t(r->ld)), Arg::u64(stride)});
+  }
+  return args;
+}
+
 void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = direct_descriptor();
   for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
@@ -136,12 +149,8 @@ void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, co
     c.options = build_options(plan.params) + storage_options(g.type, g.c_type) + flag("TRANS_A", g.trans_a) +
                 flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
     c.args = shape_args(g);
-    const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
-                                                                 {&g.c, BufferRole::C}};
-    for (const auto& [r, role] : operands) {
-      const size_t stride = role == BufferRole::A ? s.a_stride : role == BufferRole::B ? s.b_stride : s.c_stride;
-      c.args.insert(c.args.end(), {Arg::mem(role), Arg::u64(r->offset), Arg::i32(int64_t(r->ld)), Arg::u64(stride)});
-    }
+    const std::vector<Arg> in_place = in_place_args(g, s);
+    c.args.insert(c.args.end(), in_place.begin(), in_place.end());
     const auto [scalars, offsets] = b.batch_arrays(s);
     c.args.insert(c.args.end(), {scalars, offsets});
     const cl::NDRange global = d.global({g.m, g.n, g.k}, plan.params), local = d.local(plan.params);
@@ -168,12 +177,8 @@ void add_tiny(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmP
   c.options = build_options(plan.params) + storage_options(g.type, g.c_type) + flag("TRANS_A", g.trans_a) +
               flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
   c.args = shape_args(g);
-  const std::pair<const MatrixRef*, BufferRole> operands[] = {{&g.a, BufferRole::A}, {&g.b, BufferRole::B},
-                                                               {&g.c, BufferRole::C}};
-  for (const auto& [r, role] : operands) {
-    const size_t stride = role == BufferRole::A ? s.a_stride : role == BufferRole::B ? s.b_stride : s.c_stride;
-    c.args.insert(c.args.end(), {Arg::mem(role), Arg::u64(r->offset), Arg::i32(int64_t(r->ld)), Arg::u64(stride)});
-  }
+  const std::vector<Arg> in_place = in_place_args(g, s);
+  c.args.insert(c.args.end(), in_place.begin(), in_place.end());
   const auto [scalars, offsets] = b.batch_arrays(s);
   c.args.insert(c.args.end(), {Arg::i32(int64_t(s.count)), scalars, offsets});
   c.dims = 1;
