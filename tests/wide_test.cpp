@@ -89,30 +89,44 @@ TEST(WidePath, BetaZeroIgnoresNanInC) {
   }
 }
 
-// Slices of K add up in a fixed order: the same call gives the same bits every time.
+// Slices of K add up in a fixed order: the same call gives the same bits every time, whether the
+// last slice adds them up (one row of C) or gemm_wide_sum does (two). The count the last slice
+// sets back to zero is what lets the runs after the first add up at all.
 TEST(WidePath, SlicedSumsAreTheSameBitsOnEveryRun) {
   Context& ctx = shared_context();
-  const size_t m = 2, n = 96, k = 40000;
-  std::vector<float> a(m * k), b(k * n), c(m * n, 0.0f);
-  cpu::fill_random(a, fresh_seed());
-  cpu::fill_random(b, fresh_seed());
-  const KernelParams ps = detail::wide_params(ctx.info(), m);
-  ASSERT_GT(detail::wide_slices(ctx.info(), ps, n, k, 1).slices, 1u) << "the test needs K cut into slices";
-  cl::Buffer da = upload(ctx, a), db = upload(ctx, b);
-  std::vector<float> first;
-  for (int run = 0; run < 4; ++run) {
-    cl::Buffer dc = upload(ctx, c);
-    cl_event ev = nullptr;
-    gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, forced(GemmPath::Wide));
-    wait_and_release(ev);
-    const auto got = download(ctx, dc, c.size());
-    if (run == 0) {
-      EXPECT_TRUE(matches_reference(got, reference_gemm(m, n, k, 1.0f, a.data(), b.data(), 0.0f, c.data()), k, 0));
-      first = got;
-    } else {
-      EXPECT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0) << "run " << run;
+  for (const size_t m : {size_t(1), size_t(2)}) {
+    const size_t n = 96, k = 40000;
+    std::vector<float> a(m * k), b(k * n), c(m * n, 0.0f);
+    cpu::fill_random(a, fresh_seed());
+    cpu::fill_random(b, fresh_seed());
+    const KernelParams ps = detail::wide_params(ctx.info(), m);
+    ASSERT_GT(detail::wide_slices(ctx.info(), ps, n, k, 1).slices, 1u) << "the test needs K cut into slices";
+    cl::Buffer da = upload(ctx, a), db = upload(ctx, b);
+    std::vector<float> first;
+    for (int run = 0; run < 4; ++run) {
+      cl::Buffer dc = upload(ctx, c);
+      cl_event ev = nullptr;
+      gemm(row_major_call(m, n, k, 1.0f, 0.0f, da(), db(), dc()), ctx.queue()(), &ev, forced(GemmPath::Wide));
+      wait_and_release(ev);
+      const auto got = download(ctx, dc, c.size());
+      if (run == 0) {
+        EXPECT_TRUE(matches_reference(got, reference_gemm(m, n, k, 1.0f, a.data(), b.data(), 0.0f, c.data()), k, 0))
+            << "m = " << m;
+        first = got;
+      } else {
+        EXPECT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0) << "m = " << m << ", run " << run;
+      }
     }
   }
+}
+
+// A batch of GEMVs cut into slices: each item's column groups count apart, and a batch in
+// pieces finds the counts back at zero.
+TEST(WidePath, SlicedBatchOfRowVectors) {
+  Context& ctx = shared_context();
+  ASSERT_GT(detail::wide_slices(ctx.info(), detail::wide_params(ctx.info(), 1), 300, 5000, 3).slices, 1u)
+      << "the test needs K cut into slices";
+  check_batched_calls(1, 300, 5000, forced(GemmPath::Wide));
 }
 
 // Slices: enough work-groups for about eight per compute unit, at least four quads of k per lane

@@ -79,6 +79,7 @@ struct GemmKernelDescriptor {
 
 // ---- helpers for writing descriptors ----------------------------------------------------------
 inline size_t round_up(size_t x, size_t m) { return m <= 1 ? x : (x + m - 1) / m * m; }
+inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 inline long p(const KernelParams& ps, const char* name) { return ps.at(name); }
 
 // PRECISION, the parameter of the kernels written in `real` (common/vectors.cl): 32 for float, 64
@@ -105,5 +106,7 @@ void check_param_values(const GemmKernelDescriptor& d, const KernelParams& overr
 KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides);
 
 std::string build_options(const KernelParams& ps);
+// " -DNAME=1" or " -DNAME=0": a switch of a kernel that is not one of its parameters.
+inline std::string flag(const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); }
 
 }  // namespace clgemm::detail

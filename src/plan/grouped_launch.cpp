@@ -15,8 +15,6 @@ namespace clgemm::detail {
 
 namespace {
 
-size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
-
 // Whether every problem satisfies `ok`.
 bool all_of(const std::vector<RowMajorGemm>& problems, const std::function<bool(const RowMajorGemm&)>& ok) {
   return std::all_of(problems.begin(), problems.end(), ok);
@@ -73,8 +71,6 @@ Command grouped_command(const std::vector<RowMajorGemm>& problems, const KernelP
   c.local = {local[0], local[1], 1};
   return c;
 }
-
-std::string flag(const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); }
 
 // xgemm built for a grouped call (GROUPED, xgemm/schedule.cl): every operand in place, in vectors
 // where every problem allows them, all guards on. Per problem: M, N, K, K rounded up to KWG, A's

@@ -66,9 +66,6 @@ bool aligned_to(size_t ld, size_t offset, size_t stride, const std::vector<size_
   return ok;
 }
 
-// A build option that switches a kernel feature on or off: " -DNAME=1" or " -DNAME=0".
-std::string flag(const char* name, bool on) { return std::string(" -D") + name + (on ? "=1" : "=0"); }
-
 // The stream-K group whose share of `total` K-steps holds step x (as group_of in xgemm.cl).
 size_t group_of(size_t x, size_t total, size_t groups) { return ((x + 1) * groups + total - 1) / total - 1; }
 
@@ -137,25 +134,31 @@ std::vector<Arg> in_place_args(const RowMajorGemm& g, const BatchSpec& s) {
   return args;
 }
 
+// What direct.cl and tiny.cl share: the build options (parameters, storage, transposes, how the
+// batch is given) and the arguments (shape, the three operands in place, the batch arrays).
+Command in_place_command(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const KernelParams& ps) {
+  Command c;
+  c.options = build_options(ps) + storage_options(g.type, g.c_type) + flag("TRANS_A", g.trans_a) +
+              flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
+  c.args = shape_args(g);
+  const std::vector<Arg> in_place = in_place_args(g, s);
+  c.args.insert(c.args.end(), in_place.begin(), in_place.end());
+  const auto [scalars, offsets] = b.batch_arrays(s);
+  c.args.insert(c.args.end(), {scalars, offsets});
+  return c;
+}
+
 void add_direct(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = direct_descriptor();
   for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
     const RowMajorGemm& g = piece.g;
-    const BatchSpec& s = piece.s;
-    Command c;
+    Command c = in_place_command(b, g, piece.s, plan.params);
     c.what = "direct";
     c.sources = d.program_sources();
     c.entry = d.entry;
-    c.options = build_options(plan.params) + storage_options(g.type, g.c_type) + flag("TRANS_A", g.trans_a) +
-                flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
-    c.args = shape_args(g);
-    const std::vector<Arg> in_place = in_place_args(g, s);
-    c.args.insert(c.args.end(), in_place.begin(), in_place.end());
-    const auto [scalars, offsets] = b.batch_arrays(s);
-    c.args.insert(c.args.end(), {scalars, offsets});
     const cl::NDRange global = d.global({g.m, g.n, g.k}, plan.params), local = d.local(plan.params);
     c.dims = 3;
-    c.global = {global[0], global[1], s.count};
+    c.global = {global[0], global[1], piece.s.count};
     c.local = {local[0], local[1], 1};
     b.add(std::move(c));
   }
@@ -170,17 +173,11 @@ void add_tiny(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmP
     throw Error(Status::SizeOverflow, "a tiny batch of " + std::to_string(s.count) + " items of " +
                                           std::to_string(g.m) + "x" + std::to_string(g.n) +
                                           " exceeds what one launch indexes");
-  Command c;
+  Command c = in_place_command(b, g, s, plan.params);
   c.what = "tiny";
   c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tiny.cl"};
   c.entry = "gemm_tiny";
-  c.options = build_options(plan.params) + storage_options(g.type, g.c_type) + flag("TRANS_A", g.trans_a) +
-              flag("TRANS_B", g.trans_b) + flag("BATCH_ARRAYS", s.arrays);
-  c.args = shape_args(g);
-  const std::vector<Arg> in_place = in_place_args(g, s);
-  c.args.insert(c.args.end(), in_place.begin(), in_place.end());
-  const auto [scalars, offsets] = b.batch_arrays(s);
-  c.args.insert(c.args.end(), {Arg::i32(int64_t(s.count)), scalars, offsets});
+  c.args.push_back(Arg::i32(int64_t(s.count)));
   c.dims = 1;
   c.global = {round_up(elements, wg), 1, 1};
   c.local = {wg, 1, 1};
@@ -198,7 +195,10 @@ void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     const bool a_vec = aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4);
     const bool b_aligned = aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4);
     const bool b_vec = !g.trans_b && b_aligned && g.n == size_t(p(ps, "NB"));
-    const bool b_kvec = g.trans_b && b_aligned;
+    // Columns of B along k as real4s only where C has more than 4 columns: up to 4 the element
+    // loads run faster (H200, 8192×1×8192 with B transposed: 1570 GFLOP/s against 1104; H100,
+    // 4096×4×4096: 4043 against 3297), at 8 the real4s (H100, 4096×8×4096: 8089 against 7204).
+    const bool b_kvec = g.trans_b && b_aligned && g.n > 4;
     const bool b_rows = !g.trans_b && !b_vec;  // row-major B that is not in whole float4 rows
     // B(p, j) = B[p·b_ks + j·b_ns]: stored k×n, or n×k when transposed.
     const int64_t b_ks = g.trans_b ? 1 : int64_t(g.b.ld), b_ns = g.trans_b ? int64_t(g.b.ld) : 1;
@@ -228,14 +228,17 @@ void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
 }
 
 // The wide kernel streams the large operand G along its rows (plan/wide_form.hpp says which one
-// it is). Where K is cut into slices, each slice's sums go to a temporary and gemm_wide_sum adds
-// them up in slice order.
+// it is). Where K is cut into slices, each slice's sums go to a temporary, and they are added up in
+// slice order: for one row of S by the last slice of each column group to finish (a zeroed count
+// per column group and item, which the kernel sets back to zero, so that the next piece and the
+// next call find it so), for more rows by gemm_wide_sum (wide.cl says why).
 void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, const GemmPlan& plan) {
   const std::optional<WideForm> form = wide_form(call);
   if (!form) throw Error(Status::InternalError, "the wide kernel was planned for a call it cannot read in place");
   const KernelParams& ps = plan.params;
   const DataType compute = compute_type(call.type);
-  const std::vector<std::string> sources = {"common/vectors.cl", "common/batch.cl", "gemm/wide.cl"};
+  const std::vector<std::string> sources = {"common/vectors.cl", "common/batch.cl", "common/device_fence.cl",
+                                            "gemm/wide.cl"};
   for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
     const RowMajorGemm& g = piece.g;
     const BatchSpec& s = piece.s;
@@ -252,16 +255,21 @@ void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     const int64_t c_ps = g_is_b ? int64_t(g.c.ld) : 1, c_ls = g_is_b ? 1 : int64_t(g.c.ld);
     const bool g_vec = aligned_to(gm.ld, gm.offset, g_stride, g_offsets, 4);
     const WideSlices cut = wide_slices(b.device(), ps, form->l, g.k, s.count);
-    const auto [scalars, offsets] = b.batch_arrays(s);
-    const std::string options = build_options(ps) + storage_options(g.type, g.c_type) + flag("G_VEC", g_vec) +
-                                flag("G_IS_B", g_is_b) + flag("BATCH_ARRAYS", s.arrays);
-    Arg ws = Arg::mem(BufferRole::None);
-    if (cut.slices > 1)
+    const size_t threads = wide_threads(ps), l_groups = (form->l + wide_columns(ps) - 1) / wide_columns(ps);
+    const bool sliced = cut.slices > 1, sum_last = sliced && p(ps, "PB") == 1;
+    Arg ws = Arg::mem(BufferRole::None), counts = Arg::mem(BufferRole::None);
+    if (sliced)
       ws = Arg::mem(BufferRole::Temporary,
                     b.temporary("wide partial sums",
                                 s.count * cut.slices * size_t(p(ps, "PB")) * form->l * data_type_bytes(compute)));
+    if (sum_last)
+      counts = Arg::mem(BufferRole::Temporary, b.temporary("wide slice counts", s.count * l_groups * sizeof(int32_t), true));
+    const auto [scalars, offsets] = b.batch_arrays(s);
+    const std::string options = build_options(ps) + storage_options(g.type, g.c_type) + flag("G_VEC", g_vec) +
+                                flag("G_IS_B", g_is_b) + flag("BATCH_ARRAYS", s.arrays) + flag("SLICED", sliced) +
+                                flag("SUM_LAST", sum_last) + flag("NV_FENCE", sum_last && has_cp_async(b.device()));
     Command c;
-    c.what = cut.slices > 1 ? "wide, " + std::to_string(cut.slices) + " slices of K" : "wide";
+    c.what = !sliced ? "wide" : "wide, " + std::to_string(cut.slices) + " slices of K" + (sum_last ? ", the last adding up" : "");
     c.sources = sources;
     c.entry = "gemm_wide";
     c.options = options;
@@ -272,13 +280,12 @@ void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
               Arg::mem(g_is_b ? BufferRole::A : BufferRole::B), Arg::u64(sm.offset), Arg::i32(s_ps), Arg::i32(s_ks),
               Arg::u64(s_stride),
               Arg::mem(BufferRole::C), Arg::u64(g.c.offset), Arg::i32(c_ps), Arg::i32(c_ls), Arg::u64(s.c_stride),
-              Arg::i32(int64_t(cut.k_slice)), ws, scalars, offsets};
-    const size_t threads = wide_threads(ps), l_groups = (form->l + wide_columns(ps) - 1) / wide_columns(ps);
+              Arg::i32(int64_t(cut.k_slice)), ws, counts, scalars, offsets};
     c.dims = 3;
     c.global = {l_groups * threads, cut.slices, s.count};
     c.local = {threads, 1, 1};
     b.add(std::move(c));
-    if (cut.slices == 1) continue;
+    if (!sliced || sum_last) continue;
     Command sum;
     sum.what = "add up the wide kernel's slices";
     sum.sources = sources;

@@ -61,8 +61,6 @@ constexpr size_t kDeepMinK = 8192;
 constexpr size_t kDeepPartsPerUnit = 2;
 constexpr size_t kMaxDeepSplits = 256;
 
-size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
-
 // Blocks on the busiest compute unit (see tile_choice.hpp).
 double share(size_t n, size_t units) { return double(std::max<size_t>(1, ceil_div(n, std::max<size_t>(units, 1)))); }
 

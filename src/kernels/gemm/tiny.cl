@@ -20,7 +20,7 @@ __kernel void gemm_tiny(const int M, const int N, const int K, real alpha, real 
                         __global const in_t* restrict A, ulong a_offset, const int lda, const ulong a_stride,
                         __global const in_t* restrict B, ulong b_offset, const int ldb, const ulong b_stride,
                         __global out_t* restrict C, ulong c_offset, const int ldc, const ulong c_stride,
-                        const int count, __global const real* restrict scalars, __global const ulong* restrict offsets) {
+                        __global const real* restrict scalars, __global const ulong* restrict offsets, const int count) {
   const size_t id = get_global_id(0), per_item = (size_t)M * N;
   const int item = (int)(id / per_item);
   if (item >= count) return;  // the last work-group's spare work-items

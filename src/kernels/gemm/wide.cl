@@ -13,16 +13,22 @@
 // work-group, so that the loop reads it from there whichever way it is stored (read from global
 // memory, a row of S per load along k ran at half speed on the H200: 16×4096×4096 at 4.4
 // TFLOP/s against 9.0 with S the other way round). The lanes add up their sums through local
-// memory; a call of one slice then writes C, a call of several writes each slice's sums to a
-// workspace and gemm_wide_sum adds them up in slice order, so that the result is the same bits on
-// every run.
+// memory; a call of one slice then writes C. In a call of several (SLICED), each slice writes its
+// sums to a workspace, and they are added up in slice order, so that the result is the same bits
+// on every run: by gemm_wide_sum, or (SUM_LAST) by the last slice of each column group to finish,
+// in the same launch. The last slice reads all the slices' sums of its columns by itself, which
+// pays where they are few (one row of S: H100, 1×4096×4096 971 GFLOP/s against 890) and costs
+// where they are not (8 rows: 8×4096×4096 4215 against 5587).
 //
 // Element (p, l) of out is C[p·c_ps + l·c_ls], element (p, k) of S is S[p·s_ps + k·s_ks] and
 // element (k, l) of G is G[k·ldg + l], all after the offsets.
 //   G_VEC: ldg and G's offsets are multiples of 4, so whole real4s are aligned (else vload4).
 //   G_IS_B: G is the call's B (its batch offsets and stride in B's place), else its A.
+//   SLICED: K is cut into slices along the second NDRange dimension; SUM_LAST: the last slice
+//     adds them up.
 // Batches run along the third NDRange dimension (common/batch.cl picks each item's offsets and
-// alpha and beta); `ws` holds slices × PB × L sums per item.
+// alpha and beta); `ws` holds slices × PB × L sums per item, and `counts` one count per column
+// group and item, zero before the launch and set back to zero by the slice that adds up.
 
 #ifndef PB
 #define PB 4  // rows of S held per work-item: P <= PB
@@ -43,11 +49,19 @@
 #ifndef G_IS_B
 #define G_IS_B 1
 #endif
+#ifndef SLICED
+#define SLICED 0
+#endif
+#ifndef SUM_LAST
+#define SUM_LAST 0
+#endif
 
 #if PB < 1 || PB > 16
 #error "PB must be from 1 to 16"
 #endif
 #define RC (PB < 4 ? PB : 4)  // rows of S whose lane sums go through local memory at once
+#define SUMS ((PB * 4 + KL - 1) / KL)  // elements of C per work-item when the last slice adds up
+#define UNROLL (SUMS >= 8 ? 2 : 8)     // slices whose loads go out together there
 #if PB % RC != 0
 #error "PB above 4 must be a multiple of 4"
 #endif
@@ -83,7 +97,7 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
                __global const in_t* restrict G, ulong g_offset, const int ldg, const ulong g_stride,
                __global const in_t* restrict S, ulong s_offset, const int s_ps, const int s_ks, const ulong s_stride,
                __global out_t* restrict C, ulong c_offset, const int c_ps, const int c_ls, const ulong c_stride,
-               const int k_slice, __global real* restrict ws,
+               const int k_slice, __global real* restrict ws, __global int* restrict counts,
                __global const real* restrict scalars, __global const ulong* restrict offsets) {
   select_wide_item(&alpha, &beta, &g_offset, &s_offset, &c_offset, g_stride, s_stride, c_stride, scalars, offsets);
   G += g_offset;
@@ -156,22 +170,69 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #endif
-  if (kl != 0 || l >= L) return;
-  if (slices > 1) {
-    // This slice's sums, for gemm_wide_sum.
-    __global real* out = ws + ((size_t)get_group_id(2) * slices + slice) * PB * (size_t)L;
+#if SLICED
+  // This slice's sums; with SUM_LAST, then the count: the release fence and the barrier make the
+  // whole group's stores visible before it counts, the acquire fence the other slices' before the
+  // last one reads them (volatile: not from a cache that may hold the workspace as it was).
+  __global real* own = ws + (size_t)get_group_id(2) * slices * PB * (size_t)L;
+  if (kl == 0 && l < L) {
 #pragma unroll
     for (int p = 0; p < PB; ++p) {
       if (p < P) {
-        __global real* row = out + (size_t)p * L + l;
+        __global real* row = own + ((size_t)slice * PB + p) * L + l;
         row[0] = acc[p].s0;
         if (l + 1 < L) row[1] = acc[p].s1;
         if (l + 2 < L) row[2] = acc[p].s2;
         if (l + 3 < L) row[3] = acc[p].s3;
       }
     }
-    return;
   }
+#if SUM_LAST
+  DEVICE_FENCE();
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  __local int last_slice;
+  if (get_local_id(0) == 0) {
+    __global int* count = counts + (size_t)get_group_id(2) * get_num_groups(0) + get_group_id(0);
+    last_slice = atomic_inc(count) == slices - 1;
+    if (last_slice) *count = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!last_slice) return;
+  DEVICE_FENCE();
+  // The last slice: the group's columns, SUMS elements of C per work-item. The loads of UNROLL
+  // slices of all of them go out before their adds (volatile loads keep their order, so a load
+  // per add would wait out a round trip each), and each element still adds its slices in order.
+  __global volatile const real* sums = own;
+  C += c_offset;
+  const int l0 = get_group_id(0) * WL * 4;
+  real total[SUMS];
+#pragma unroll
+  for (int i = 0; i < SUMS; ++i) total[i] = ZERO;
+  for (int s0 = 0; s0 < slices; s0 += UNROLL) {
+    real v[UNROLL][SUMS];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+      for (int i = 0; i < SUMS; ++i) {
+        const int e = get_local_id(0) + i * WL * KL, p = e / (WL * 4), lc = l0 + e % (WL * 4);
+        v[u][i] = s0 + u < slices && p < P && lc < L ? sums[((size_t)(s0 + u) * PB + p) * L + lc] : ZERO;
+      }
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+      for (int i = 0; i < SUMS; ++i) total[i] += v[u][i];
+  }
+#pragma unroll
+  for (int i = 0; i < SUMS; ++i) {
+    const int e = get_local_id(0) + i * WL * KL, p = e / (WL * 4), lc = l0 + e % (WL * 4);
+    if (p < P && lc < L) {
+      __global out_t* c = C + (size_t)p * c_ps + (size_t)lc * c_ls;
+      STORE_OUT(c, axpby(alpha, total[i], beta, c));
+    }
+  }
+#endif
+#else
+  if (kl != 0 || l >= L) return;
   C += c_offset;
 #pragma unroll
   for (int p = 0; p < PB; ++p) {
@@ -183,6 +244,7 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
       }
     }
   }
+#endif
 }
 
 // The slices' sums of gemm_wide, added in slice order: out(p, l) for p = get_global_id(1), l =

@@ -45,7 +45,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
     d.info = {0, "xgemm", "tunable register-blocked kernel on packed operands, fused alpha/beta epilogue",
               "gemm/xgemm.cl", {}};
     d.entry = "xgemm";
-    d.sources = {"common/vectors.cl",      "common/batch.cl",         "gemm/xgemm/config.cl",
+    d.sources = {"common/vectors.cl",      "common/batch.cl",         "common/device_fence.cl", "gemm/xgemm/config.cl",
                  "gemm/xgemm/staging.cl",  "gemm/xgemm/multiply.cl",  "gemm/xgemm/schedule.cl",
                  "gemm/xgemm/epilogue.cl"};
     // Defaults: rung 6's configuration, the fastest measured on the H200 before tuning; on CPUs

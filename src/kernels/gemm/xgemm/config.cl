@@ -171,9 +171,6 @@
 #ifndef SK_LOOP
 #define SK_LOOP 0   // set by the host with SPLIT when a stream-K share spans tiles
 #endif
-#ifndef NV_FENCE
-#define NV_FENCE 0  // set by the host on NVIDIA GPUs: device-wide fences in PTX (membar.gl)
-#endif
 // The K loop rotated across its barrier (xgemm/multiply.cl), where the pipeline has 3-4 stages:
 // on the H200 it pays with 3 stages (the medium and small entries: 1032³ 0.0796 -> 0.0773 ms,
 // 128³ 8.1 -> 7.4 µs) and costs the 2-stage 128×128 tiles 0.1-0.3 % (4096³, 8192³;

@@ -62,14 +62,6 @@
 #define ACC(g, v, h) acc[(g) * VWM + (v)][h]
 
 #if SPLIT
-// Makes this work-item's global stores visible to every work-group before it goes on (release),
-// or theirs to it (acquire). membar.gl is what CUDA's __threadfence() is; elsewhere mem_fence.
-#if NV_FENCE
-#define DEVICE_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
-#else
-#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-
 // What the workspace holds one of per position (WS_FLOATS, xgemm/config.cl): an element, or a
 // work-item's vector.
 #if WS_FLOATS
