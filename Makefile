@@ -1,6 +1,6 @@
 # Makefile — thin wrapper over CMake: each target installs what is missing, configures and builds.
 #   make bench   runs the ladder on the default device (first GPU, else PoCL's CPU device)
-#   make test    runs the test suite (CTest + GoogleTest)
+#   make test    runs the test suite (CTest: GoogleTest, and pytest on the Python package)
 #   make sanitize  the suite again under AddressSanitizer and UndefinedBehaviorSanitizer, the C API
 #                fuzzer for longer, and the concurrency tests under ThreadSanitizer (what CI adds)
 BUILD ?= build
@@ -13,9 +13,10 @@ all: build
 
 deps:
 	bash scripts/install-deps.sh
+	bash scripts/python-env.sh
 
 configure: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCLGEMM_PYTHON=ON -DPython_EXECUTABLE=$(CURDIR)/.venv/bin/python
 
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)

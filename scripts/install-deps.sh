@@ -12,6 +12,7 @@ packages=(
   libopenblas-dev                                         # float64 reference and the CPU baseline
   libclblast-dev                                          # peer library in benchmarks (optional at build time)
   gnuplot-nox                                             # `clgemm bench --plot` (and its tests)
+  python3-dev python3-venv                                # the Python package (scripts/python-env.sh)
   clinfo
 )
 

@@ -55,10 +55,15 @@ enum class GemmPath {
   Wide,    // row-major: C with at most 16 rows and B not transposed, or at most 16 columns and A
            // transposed (column-major: the same with rows and columns, A and B swapped), as in GEMV;
            // one kernel that streams the large operand in place along its rows, K in slices whose
-           // sums a second kernel adds in a fixed order (the same bits on every run)
+           // sums are added in a fixed order (the same bits on every run): by the last slice in the
+           // same launch where C has one row (one column), by a second kernel otherwise
   Tiny,    // batches of tiny items (at most 128 elements of C, 64 deep): one work-item per element of
            // C of the whole batch, many items to a work-group, operands read in place
 };
+
+// "auto", "direct", "packed", "tall", "tensor", "wide" or "tiny": how the CLI and the Python
+// package name a path.
+const char* path_name(GemmPath path);
 
 // The arithmetic of the products (GemmOptions::math).
 enum class Math {

@@ -45,6 +45,18 @@ CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOpt
   return out;
 }
 
+const char* path_name(GemmPath path) {
+  switch (path) {
+    case GemmPath::Auto: return "auto";
+    case GemmPath::Packed: return "packed";
+    case GemmPath::Tall: return "tall";
+    case GemmPath::Tensor: return "tensor";
+    case GemmPath::Wide: return "wide";
+    case GemmPath::Tiny: return "tiny";
+    default: return "direct";
+  }
+}
+
 std::string CallPlan::describe() const {
   std::ostringstream os;
   for (size_t i = 0; i < parts.size(); ++i) {

@@ -29,15 +29,6 @@ struct PlanOptions {
 
 using Clock = std::chrono::steady_clock;
 
-const char* path_name(GemmPath p) {
-  return p == GemmPath::Packed   ? "packed"
-         : p == GemmPath::Tall   ? "tall"
-         : p == GemmPath::Tensor ? "tensor"
-         : p == GemmPath::Wide   ? "wide"
-         : p == GemmPath::Tiny   ? "tiny"
-                                 : "direct";
-}
-
 // `count` random values in [-1, 1) from `seed`, stored as `type`.
 std::vector<unsigned char> random_operand(DataType type, size_t count, uint64_t seed) {
   std::vector<float> drawn(count);
