@@ -17,10 +17,15 @@ python3 --version
 # NumPy comes from the machine's own Python (the environment sees its site-packages).
 python3 -m venv --system-site-packages /tmp/clgemm-venv
 /tmp/clgemm-venv/bin/python -m pip install -q --no-index --find-links .gpu/wheels clgemm pyopencl || exit 1
-for round in 1 2 3; do
-  .gpu/bin/clgemm bench --sizes "$SIZE" --impl clgemm --repeat "$REPEAT" --warmup 3 | tee -a "$OUT/cpp.txt"
+.gpu/bin/clgemm plan --m "$SIZE" --n "$SIZE" --k "$SIZE" | sed -n 1,2p
+# Alternating which goes first, so that a drift of the device's clocks shows as such.
+cpp() { .gpu/bin/clgemm bench --sizes "$SIZE" --impl clgemm --repeat "$REPEAT" --warmup 3 | tee -a "$OUT/cpp.txt"; }
+py() {
   (cd /tmp && /tmp/clgemm-venv/bin/python "$OLDPWD/scripts/python_gemm_time.py" --size "$SIZE" --repeat "$REPEAT") |
     tee -a "$OUT/python.txt"
+}
+for round in 1 2 3 4; do
+  if [ $((round % 2)) = 1 ]; then cpp; py; else py; cpp; fi
 done
 # The host time Python adds to a small call on this device (scripts/python_overhead.py).
 (cd /tmp && /tmp/clgemm-venv/bin/python "$OLDPWD/scripts/python_overhead.py") | tee "$OUT/overhead.txt"
