@@ -3,7 +3,7 @@ and back) and on PyOpenCL arrays (computed where they are, in their queue)."""
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -160,16 +160,27 @@ class _DeviceCall:
     a: Any
     b: Any
     out: Any
+    # Operands in a layout clgemm cannot read, gathered into C-ordered copies before the call, and
+    # an out it cannot write, whose result is computed into a C-ordered array and scattered back.
+    copies: Tuple[bool, bool, bool] = (False, False, False)
 
 
-def _device_operand(x, name: str, s: Shapes, shape, strides, prefer: str) -> Matrices:
-    m = describe(shape, strides, x.dtype.itemsize, s.batch, prefer)
-    if m is None:
-        raise ValueError(f"clgemm.matmul: {name} (shape {tuple(x.shape)}, strides {tuple(x.strides)}) is not laid "
-                         f"out in a way clgemm reads in place; pass a contiguous copy")
-    if x.offset % x.dtype.itemsize:
-        raise ValueError(f"clgemm.matmul: {name} starts {x.offset} bytes into its buffer, not on a whole element")
-    return m
+def _c_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def _device_operand(x, s: Shapes, shaped, prefer: str):
+    """How clgemm reads x (`shaped` puts its shape and strides in matrix form), and whether it
+    reads a C-ordered copy of it instead: where x's own layout is not one it reads in place."""
+    itemsize = x.dtype.itemsize
+    m = describe(*shaped(x.shape, x.strides), itemsize, s.batch, prefer)
+    if m is not None and x.offset % itemsize == 0:
+        return m, False
+    return describe(*shaped(x.shape, _c_strides(x.shape, itemsize)), itemsize, s.batch, prefer), True
 
 
 # Calls seen before, by everything their description depends on: a call on arrays of the same
@@ -196,17 +207,17 @@ def _prepare_device(a, b, out, alpha, beta, math, device, array_type) -> Optiona
     except TypeError:  # an unhashable argument: the checks below say what is wrong with it
         known = key = None
     if known is not None:
-        spec, result, c_dtype = known
+        spec, result, c_dtype, copies = known
         if out is None:
             import pyopencl.array as cla
 
             out = cla.empty(queue, result, c_dtype)
-        return _DeviceCall(spec, queue, a, b, out)
+        return _DeviceCall(spec, queue, a, b, out, copies)
     call = _describe_device(a, b, out, alpha, beta, math, device, queue)
     if key is not None:
         if len(_described) >= _DESCRIBED_MOST:
             _described.clear()
-        _described[key] = (call.spec, tuple(call.out.shape), call.out.dtype)
+        _described[key] = (call.spec, tuple(call.out.shape), call.out.dtype, call.copies)
     return call
 
 
@@ -231,12 +242,15 @@ def _describe_device(a, b, out, alpha, beta, math, device, queue) -> _DeviceCall
         out = cla.empty(queue, s.result, c_dtype)
     if s.m == 0 or s.n == 0 or s.count == 0:
         return _DeviceCall(None, queue, a, b, out)
-    c = _device_operand(out, "out", s, *c_as_matrices(out.shape, out.strides, out.dtype.itemsize, s), "R")
-    am = _device_operand(a, "a", s, *as_matrices(a.shape, a.strides, a.dtype.itemsize, row=True), c.order)
-    bm = _device_operand(b, "b", s, *as_matrices(b.shape, b.strides, b.dtype.itemsize, row=False), c.order)
-    offsets = (a.offset // a.dtype.itemsize, b.offset // b.dtype.itemsize, out.offset // out.dtype.itemsize)
+    item = out.dtype.itemsize
+    c, c_copy = _device_operand(out, s, lambda shape, strides: c_as_matrices(shape, strides, item, s), "R")
+    am, a_copy = _device_operand(a, s, lambda shape, strides: as_matrices(shape, strides, a.dtype.itemsize, True),
+                                 c.order)
+    bm, b_copy = _device_operand(b, s, lambda shape, strides: as_matrices(shape, strides, b.dtype.itemsize, False),
+                                 c.order)
+    offsets = tuple(0 if copy else x.offset // x.dtype.itemsize for x, copy in ((a, a_copy), (b, b_copy), (out, c_copy)))
     spec = _spec(s, am, bm, c, alpha, beta, type_name(dtype), type_name(c_dtype), math, offsets)
-    return _DeviceCall(spec, queue, a, b, out)
+    return _DeviceCall(spec, queue, a, b, out, (a_copy, b_copy, c_copy))
 
 
 def _buffer(x) -> int:
@@ -248,18 +262,29 @@ def _run_device(call: _DeviceCall):
     if call.spec is None:
         return call.out
     import pyopencl as cl
+    from pyopencl.array import empty
 
+    a, b, c = call.a, call.b, call.out
+    if any(call.copies):
+        from ._device_copy import gathered, scatter
+
+        a = gathered(call.queue, a) if call.copies[0] else a
+        b = gathered(call.queue, b) if call.copies[1] else b
+        if call.copies[2]:
+            c = gathered(call.queue, c) if call.spec.beta != 0 else empty(call.queue, c.shape, c.dtype)
     # The operands' pending work (on this queue or another) finishes before the call starts: a
     # marker that waits for what has not completed yet, which the in-order queue puts before the
     # call's commands. (Events that completed long ago, such as an upload's, cost no enqueue.)
-    if call.a.events or call.b.events or call.out.events:
-        pending = [e for e in (*call.a.events, *call.b.events, *call.out.events)
+    if a.events or b.events or c.events:
+        pending = [e for e in (*a.events, *b.events, *c.events)
                    if e.command_execution_status != cl.command_execution_status.COMPLETE]
         if pending:
             cl.enqueue_marker(call.queue, wait_for=pending)
-    event = _clgemm.gemm_buffers(call.queue.int_ptr, call.spec, _buffer(call.a), _buffer(call.b), _buffer(call.out))
+    event = _clgemm.gemm_buffers(call.queue.int_ptr, call.spec, _buffer(a), _buffer(b), _buffer(c))
     if event:
-        call.out.add_event(cl.Event.from_int_ptr(event, retain=False))
+        c.add_event(cl.Event.from_int_ptr(event, retain=False))
+    if c is not call.out:
+        scatter(call.queue, c, call.out)
     return call.out
 
 
