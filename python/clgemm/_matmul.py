@@ -184,8 +184,9 @@ def _device_operand(x, s: Shapes, shaped, prefer: str):
 
 
 # Calls seen before, by everything their description depends on: a call on arrays of the same
-# shapes, strides, offsets and types, with the same scalars, on the same queue, reuses the
-# description instead of working it out again (most of the host time of a small call).
+# shapes, strides, offsets and types, with the same scalars, reuses the description instead of
+# working it out again (most of the host time of a small call). The queue is not part of the key,
+# so that the cache keeps no queue (nor its context) alive; device= is checked on every call.
 _described = {}
 _DESCRIBED_MOST = 256
 
@@ -201,12 +202,13 @@ def _prepare_device(a, b, out, alpha, beta, math, device, array_type) -> Optiona
     queue = out.queue if out is not None and out.queue is not None else a.queue
     key = (a.shape, a.strides, a.offset, a.dtype, b.shape, b.strides, b.offset, b.dtype,
            None if out is None else (out.shape, out.strides, out.offset, out.dtype),
-           type(alpha), alpha, type(beta), beta, math, device, queue)
+           type(alpha), alpha, type(beta), beta, math)
     try:
         known = _described.get(key)
     except TypeError:  # an unhashable argument: the checks below say what is wrong with it
         known = key = None
-    if known is not None:
+    if known is not None and queue is not None:
+        _check_device(device, queue)
         spec, result, c_dtype, copies = known
         if out is None:
             import pyopencl.array as cla
@@ -221,6 +223,15 @@ def _prepare_device(a, b, out, alpha, beta, math, device, array_type) -> Optiona
     return call
 
 
+def _check_device(device, queue):
+    if device is None:
+        return
+    on = _clgemm.device_of_queue(queue.int_ptr)
+    if device_index(device) != on:
+        raise ValueError(f"clgemm.matmul: device={device!r} is not the device of the arrays' queue "
+                         f"(device {on})")
+
+
 def _describe_device(a, b, out, alpha, beta, math, device, queue) -> _DeviceCall:
     import pyopencl.array as cla
 
@@ -233,10 +244,7 @@ def _describe_device(a, b, out, alpha, beta, math, device, queue) -> _DeviceCall
     _check_out(out, s, dtype, beta, "pyopencl")
     if queue is None:
         raise ValueError("clgemm.matmul: the PyOpenCL arrays have no queue to compute in")
-    on = _clgemm.device_of_queue(queue.int_ptr)
-    if device is not None and device_index(device) != on:
-        raise ValueError(f"clgemm.matmul: device={device!r} is not the device of the arrays' queue "
-                         f"(device {on})")
+    _check_device(device, queue)
     c_dtype = np.dtype(out.dtype) if out is not None else dtype
     if out is None:
         out = cla.empty(queue, s.result, c_dtype)

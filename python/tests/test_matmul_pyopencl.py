@@ -89,3 +89,12 @@ def test_plan_on_the_queue_device(rng, queue):
     da = cla.to_device(queue, random(rng, (33, 65), np.float32))
     p = clgemm.plan(da, da.T)
     assert p.parts and "part 0" in str(p)
+
+
+def test_device_must_be_the_queue_device(rng, queue):
+    a = random(rng, (5, 5), np.float32)
+    da = cla.to_device(queue, a)
+    assert_product(clgemm.matmul(da, da, device=clgemm._devices.device_index(None)).get(), a, a)
+    for _ in range(2):  # a call described before checks device= as well
+        with pytest.raises(clgemm.Error, match="no OpenCL device matches"):
+            clgemm.matmul(da, da, device="no such device")
