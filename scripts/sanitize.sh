@@ -19,7 +19,21 @@ cmake --build build-asan -j"$JOBS"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
   export LSAN_OPTIONS=suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  CLGEMM_FUZZ_SECONDS=$FUZZ_SECONDS ctest --output-on-failure -j"$JOBS" -E InstallAndBuildExamples
+  set +e
+  CLGEMM_FUZZ_SECONDS=$FUZZ_SECONDS ctest --output-on-failure -j"$JOBS" -E InstallAndBuildExamples 2>&1 |
+    tee ctest-asan.log
+  status=${PIPESTATUS[0]}
+  set -e
+  [ "$status" -eq 0 ] && exit 0
+  # LeakSanitizer's tracer thread sometimes crashes with signal 11 at a process's exit ("LeakSanitizer
+  # has encountered a fatal error"), after the test has passed; on a loaded 2-core machine it hit one
+  # test in a few runs. That is the tool failing, not a finding: where every failed test ended so,
+  # they run once more, and must pass then. A leak it reports, or any other failure, fails as it is.
+  failed=$(wc -l < Testing/Temporary/LastTestsFailed.log)
+  crashed=$(grep -c "LeakSanitizer has encountered a fatal error" ctest-asan.log || true)
+  if [ "$crashed" -lt "$failed" ]; then exit "$status"; fi
+  echo "sanitize.sh: $failed test(s) ended in LeakSanitizer's own fatal error; running them once more"
+  CLGEMM_FUZZ_SECONDS=$FUZZ_SECONDS ctest --output-on-failure --rerun-failed
 )
 
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=thread
