@@ -129,8 +129,8 @@ TEST(WidePath, SlicedBatchOfRowVectors) {
   check_batched_calls(1, 300, 5000, forced(GemmPath::Wide));
 }
 
-// Slices: enough work-groups for about eight per compute unit, at least four quads of k per lane
-// each, k_slice a multiple of the lanes' quads and covering K.
+// Slices: as deep as leaves two work-groups per compute unit (at most 16 quads of k per lane, at
+// least 4), k_slice a multiple of the lanes' quads and covering K.
 TEST(WidePath, SlicesFillTheDevice) {
   const DeviceInfo h200 = fake_h200();
   const KernelParams ps = detail::wide_params(h200, 1);
@@ -146,10 +146,15 @@ TEST(WidePath, SlicesFillTheDevice) {
       EXPECT_GE(s.k_slice, 64u);
     }
     if (k >= 64 * 16) {
-      EXPECT_GE(l_groups * s.slices * items, 8 * 132 / 2) << l << "x" << k << " x" << items;
+      EXPECT_GE(l_groups * s.slices * items, 2 * 132) << l << "x" << k << " x" << items;
     }
   }
   EXPECT_EQ(detail::wide_slices(h200, ps, 8192, 8192, 64).slices, 1u) << "a batch fills the device by itself";
+  // The deepest slices that still fill: 16 quads per lane (256 k) at 8192, 8 at 4096, and only
+  // the shallowest, 4, fill the device at 2048.
+  EXPECT_EQ(detail::wide_slices(h200, ps, 8192, 8192, 1).k_slice, 256u);
+  EXPECT_EQ(detail::wide_slices(h200, ps, 4096, 4096, 1).k_slice, 128u);
+  EXPECT_EQ(detail::wide_slices(h200, ps, 2048, 2048, 1).k_slice, 64u);
 }
 
 TEST(WidePath, PlannerTakesShortSidesItCanStream) {

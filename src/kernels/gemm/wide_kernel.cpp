@@ -12,7 +12,15 @@ namespace {
 
 constexpr size_t kWideMinColumns = 64;
 constexpr size_t kWideMinElements = size_t(1) << 14;
-constexpr size_t kGroupsPerUnit = 8;
+// Slices of K: enough for kGroupsPerUnit work-groups per compute unit, each slice as deep as
+// kQuadsPerLane allows (quads of k per k-lane, deepest first) while the groups still number
+// kFillPerUnit per unit. Shallow slices cost more than they fill: H100, clgemm / cuBLAS at
+// 1×4096×4096 0.95–0.97 with 64-deep slices (8 groups per unit), 1.03–1.05 with 128-deep ones
+// (16); 8×4096×4096 1.10–1.33 against 1.24–1.42; 1×16384×16384 0.98–1.00 against 1.04. Where
+// only 64-deep slices fill the device (1×2048×2048) they still win.
+constexpr size_t kGroupsPerUnit = 16;
+constexpr size_t kFillPerUnit = 2;
+constexpr size_t kQuadsPerLane[] = {16, 8, 4};
 
 long param(const KernelParams& ps, const char* name) { return ps.at(name); }
 
@@ -66,10 +74,16 @@ size_t wide_columns(const KernelParams& ps) { return size_t(param(ps, "WL")) * 4
 WideSlices wide_slices(const DeviceInfo& device, const KernelParams& ps, size_t l, size_t k, size_t items) {
   const size_t quad = 4 * size_t(param(ps, "KL"));
   const size_t l_groups = (l + wide_columns(ps) - 1) / wide_columns(ps);
-  const size_t target = kGroupsPerUnit * std::max(1u, device.compute_units);
+  const size_t units = std::max(1u, device.compute_units);
+  const size_t target = kGroupsPerUnit * units;
   const size_t busy = l_groups * std::max<size_t>(1, items);
-  size_t slices = busy >= target ? 1 : (target + busy - 1) / busy;
-  slices = std::max<size_t>(1, std::min(slices, k / (4 * quad)));  // at least four quads per lane
+  // A call (or batch) with half the target in column groups already is not cut.
+  const size_t wanted = 2 * busy >= target ? 1 : (target + busy - 1) / busy;
+  size_t slices = 1;
+  for (const size_t quads : kQuadsPerLane) {
+    slices = std::max<size_t>(1, std::min(wanted, k / (quads * quad)));
+    if (busy * slices >= kFillPerUnit * units) break;
+  }
   WideSlices out;
   out.k_slice = (k + slices - 1) / slices;
   out.k_slice = (out.k_slice + quad - 1) / quad * quad;
