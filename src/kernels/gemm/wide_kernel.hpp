@@ -34,9 +34,9 @@ KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams&
 size_t wide_threads(const KernelParams& ps);
 size_t wide_columns(const KernelParams& ps);
 
-// How many slices of K the work-groups take, and the k of each (a multiple of 4·KL), so that the
-// l-groups × slices × items of a launch fill the device about eight work-groups per compute unit,
-// each slice still at least four quads of k per lane.
+// How many slices of K the work-groups take, and the k of each (a multiple of 4·KL): the
+// l-groups × slices × items of a launch aim at 16 work-groups per compute unit, with slices as deep
+// as leaves at least two (16, 8, then 4 quads of k per lane; wide_kernel.cpp says why).
 struct WideSlices {
   size_t slices = 1, k_slice = 0;
 };
