@@ -53,7 +53,7 @@ def _move(queue, strided, dense, gather: bool):
     flags = cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR
     sizes_buffer = cl.Buffer(queue.context, flags, hostbuf=sizes)
     steps_buffer = cl.Buffer(queue.context, flags, hostbuf=steps)
-    waits = [e for e in (*strided.events, *dense.events)]
+    waits = [*strided.events, *dense.events]
     event = _kernel(queue.context, itemsize)(
         queue, (count,), None, strided.base_data, np.int64(strided.offset // itemsize), dense.base_data,
         np.uint64(count), sizes_buffer, steps_buffer, np.int32(len(sizes)), np.int32(gather), wait_for=waits or None)

@@ -59,7 +59,7 @@ def describe(shape: Sequence[int], strides: Sequence[int], itemsize: int, batch:
         return Matrices(prefer, max(cols if prefer == "R" else rows, 1), 0, 0)
     row_step, col_step = strides[-2] // itemsize, strides[-1] // itemsize
     stride = batch_stride(batch, broadcast_strides(shape, strides, batch))
-    if stride is None or stride % itemsize:
+    if stride is None:
         return None
     stride //= itemsize
     options = []

@@ -270,10 +270,11 @@ def _run_device(call: _DeviceCall):
     if call.spec is None:
         return call.out
     import pyopencl as cl
-    from pyopencl.array import empty
 
     a, b, c = call.a, call.b, call.out
     if any(call.copies):
+        from pyopencl.array import empty
+
         from ._device_copy import gathered, scatter
 
         a = gathered(call.queue, a) if call.copies[0] else a

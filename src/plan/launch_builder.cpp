@@ -255,7 +255,7 @@ void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     const int64_t c_ps = g_is_b ? int64_t(g.c.ld) : 1, c_ls = g_is_b ? 1 : int64_t(g.c.ld);
     const bool g_vec = aligned_to(gm.ld, gm.offset, g_stride, g_offsets, 4);
     const WideSlices cut = wide_slices(b.device(), ps, form->l, g.k, s.count);
-    const size_t threads = wide_threads(ps), l_groups = (form->l + wide_columns(ps) - 1) / wide_columns(ps);
+    const size_t threads = wide_threads(ps), l_groups = ceil_div(form->l, wide_columns(ps));
     const bool sliced = cut.slices > 1, sum_last = sliced && p(ps, "PB") == 1;
     Arg ws = Arg::mem(BufferRole::None), counts = Arg::mem(BufferRole::None);
     if (sliced)

@@ -3,6 +3,8 @@
 
 #include <clgemm/error.hpp>
 
+#include "kernels/descriptor.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -73,7 +75,7 @@ size_t wide_columns(const KernelParams& ps) { return size_t(param(ps, "WL")) * 4
 
 WideSlices wide_slices(const DeviceInfo& device, const KernelParams& ps, size_t l, size_t k, size_t items) {
   const size_t quad = 4 * size_t(param(ps, "KL"));
-  const size_t l_groups = (l + wide_columns(ps) - 1) / wide_columns(ps);
+  const size_t l_groups = ceil_div(l, wide_columns(ps));
   const size_t units = std::max(1u, device.compute_units);
   const size_t target = kGroupsPerUnit * units;
   const size_t busy = l_groups * std::max<size_t>(1, items);
