@@ -13,6 +13,7 @@ packages=(
   libclblast-dev                                          # peer library in benchmarks (optional at build time)
   gnuplot-nox                                             # `clgemm bench --plot` (and its tests)
   python3-dev python3-venv                                # the Python package (scripts/python-env.sh)
+  libopenmpi-dev openmpi-bin libscalapack-openmpi-dev     # clgemm::dist (MPI), its tests and ScaLAPACK peer
   clinfo
 )
 

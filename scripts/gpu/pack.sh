@@ -11,6 +11,16 @@ PACK=${PACK:-.gpu}  # bench.sh and run.sh expect .gpu; another name is for side-
 rm -rf "$PACK" && mkdir -p "$PACK/bin" "$PACK/lib"
 cp "$BUILD/clgemm" "$PACK/bin/"
 [ -f "$BUILD/tests/clgemm_tests" ] && cp "$BUILD/tests/clgemm_tests" "$PACK/bin/"
+# The distributed component, where it was built: its benchmark and tests, and Debian's Open MPI and
+# ScaLAPACK as .debs (dist.sh unpacks them there), fetched here with apt-get download.
+if [ -f "$BUILD/clgemm-dist-bench" ]; then
+  cp "$BUILD/clgemm-dist-bench" "$BUILD/libclgemm_dist.so.0" "$PACK/bin/"
+  [ -f "$BUILD/tests/clgemm_dist_tests" ] && cp "$BUILD/tests/clgemm_dist_tests" "$PACK/bin/"
+  mkdir -p "$PACK/debs"
+  (cd "$PACK/debs" && apt-get download -qq openmpi-bin openmpi-common libopenmpi3 libpmix2 libhwloc15 \
+    libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 \
+    libnl-route-3-200 libnuma1 libpsm2-2 libpsm-infinipath1 libpciaccess0 libmunge2 libscalapack-openmpi2.2)
+fi
 # The bench finds the plugin in ../lib from its own folder.
 [ -f "$BUILD/libclgemm_cublas.so" ] && cp "$BUILD/libclgemm_cublas.so" "$PACK/lib/"
 # Every library the binaries need except the C runtime, libstdc++ and the OpenCL loader, which the
@@ -20,6 +30,8 @@ for bin in "$PACK"/bin/* "$PACK"/lib/*; do
     case "$(basename "$lib")" in
       libc.so*|libm.so*|libgcc_s.so*|libstdc++.so*|libOpenCL.so*|ld-linux*|libpthread.so*|libdl.so*|librt.so*) ;;
       libcublas*|libcudart*|libcuda.so*|libnvidia*|libnvJitLink*) ;;
+      libmpi*|libopen-*|libpmix*|libhwloc*|libevent*|libscalapack*|libfabric*|libucx*|libuc[pst]*|libibverbs*) ;;
+      librdmacm*|libnl-*|libnuma*|libpsm*|libpciaccess*|libmunge*) ;;  # from .gpu/debs
       *) [ -e "$PACK/lib/$(basename "$lib")" ] || cp -L "$lib" "$PACK/lib/" ;;
     esac
   done
@@ -34,6 +46,11 @@ if command -v nvcc > /dev/null; then
   nvcc -O2 scripts/gpu/ptx_profile.cpp -o "$PACK/bin/ptx_profile" -lcuda
   nvcc -O2 scripts/gpu/cublas_probe.cpp -o "$PACK/bin/cublas_probe" -lcublas
 fi
-cp scripts/gpu/run.sh scripts/gpu/bench.sh scripts/gpu/profile.sh scripts/gpu/compare.sh "$PACK/"
+cp scripts/gpu/run.sh scripts/gpu/bench.sh scripts/gpu/profile.sh scripts/gpu/compare.sh scripts/gpu/dist.sh "$PACK/"
+# COMPRESS=1: the libraries as one .tar.xz (about a third of their size), for runs that carry more
+# than the 64 MiB a run takes; dist.sh unpacks it there.
+if [ "${COMPRESS:-0}" = 1 ]; then
+  tar -C "$PACK" -cJf "$PACK/lib.tar.xz" lib && rm -rf "$PACK/lib"
+fi
 du -sh "$PACK"
 ls "$PACK/bin" "$PACK/lib"

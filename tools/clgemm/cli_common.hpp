@@ -106,6 +106,7 @@ void add_reduce_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
+void add_dist_bench_command(CLI::App& app);
 
 // Validator for sizes: a positive integer of at most 12 digits. Commands check the largest size
 // they take with bench::check_dimension, and the memory it needs with check_footprint.

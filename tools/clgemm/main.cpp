@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   clgemm::cli::add_plan_command(app);
   clgemm::cli::add_bench_command(app);
   clgemm::cli::add_tune_command(app);
+  clgemm::cli::add_dist_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
