@@ -2,11 +2,12 @@
 // (the clgemm::dist component). The C form with ScaLAPACK's exact arguments is clgemm/dist.h.
 //
 // sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C), with SUMMA over the descriptors' process
-// grid: panels of op(A) travel along process rows and panels of op(B) along process columns in
-// non-blocking MPI collectives, several steps ahead of the local GEMMs, which are clgemm's on each
-// rank's device. Operands whose layout does not line up with C's (other block sizes or first
-// process, transposes on a grid of more than one process) are first moved into one that does, in
-// one all-to-all.
+// grid: panels of op(A) travel along process rows and panels of op(B) along process columns
+// (non-blocking MPI all-gathers, or a shared-memory window among the ranks of one host), several
+// steps ahead of the local GEMMs, which are clgemm's on each rank's device. Operands whose layout
+// does not line up with C's (other block sizes or first process, transposes on a grid of more
+// than one process) are first moved into one that does, in one all-to-all. docs/distributed.md
+// has the details.
 #pragma once
 
 #include <clgemm/context.hpp>
@@ -48,7 +49,8 @@ struct Stats {
   double compute = 0;        // device time of the local GEMMs (0 where the queue has no profiling)
   double wait_comm = 0;      // blocked until panels from other ranks arrived
   double wait_device = 0;    // blocked until the device had taken a panel buffer (or finished)
-  double pack = 0;           // copying this rank's panels into the buffers that MPI sends
+  double pack = 0;           // host copies of panels: this rank's pieces out of its arrays, and the
+                             // others' out of the shared-memory window (ranks of one host)
   double redistribute = 0;   // moving operands whose layout does not line up with C's
   double transfer_c = 0;     // moving C between host and device (host-resident form)
   double bytes_received = 0; // panel bytes that came from other ranks

@@ -70,6 +70,14 @@ unsigned copy_threads() {
   return std::clamp(cores / ranks_on_host(), 1u, 16u);
 }
 
+void copy_bytes(const char* src, char* dst, size_t bytes) {
+  // As columns of 64 KiB, which copy_columns spreads over its threads.
+  constexpr size_t kPiece = size_t(64) << 10;
+  const size_t whole = bytes / kPiece;
+  copy_columns(src, kPiece, dst, kPiece, kPiece, whole, 1);
+  if (bytes > whole * kPiece) std::memcpy(dst + whole * kPiece, src + whole * kPiece, bytes - whole * kPiece);
+}
+
 void copy_columns(const char* src, size_t src_ld, char* dst, size_t dst_ld, size_t rows, size_t cols, size_t elem) {
   if (rows == 0 || cols == 0) return;
   const size_t row_bytes = rows * elem;

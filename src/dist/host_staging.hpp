@@ -71,6 +71,9 @@ std::unique_lock<std::mutex> workspace_lock();
 // the ranks on it (at most 16).
 unsigned copy_threads();
 
+// Copies `bytes` from src to dst, shared among copy_threads() where it is megabytes.
+void copy_bytes(const char* src, char* dst, size_t bytes);
+
 // Copies `cols` columns of `rows` elements of `elem` bytes, column-major, from src (leading
 // dimension src_ld elements) to dst (dst_ld), the columns shared among copy_threads().
 void copy_columns(const char* src, size_t src_ld, char* dst, size_t dst_ld, size_t rows, size_t cols, size_t elem);

@@ -31,9 +31,8 @@ CSpans c_spans(const Descriptor& c, int ic, int jc, int m, int n, const ProcessG
   return s;
 }
 
-bool lines_up(bool is_a, const Descriptor& x, int ix, int jx, bool transposed, int m, int n, int k, const CSpans& c,
+bool lines_up(bool is_a, const Descriptor& x, int ix, int jx, bool transposed, int m, int n, const CSpans& c,
               const ProcessGrid& grid) {
-  (void)k;
   if (transposed) return false;
   if (is_a) return same_places({rows_axis(x, grid), size_t(ix) - 1, size_t(m)}, c.rows);
   return same_places({cols_axis(x, grid), size_t(jx) - 1, size_t(n)}, c.cols);

@@ -21,7 +21,7 @@ struct CSpans {
 CSpans c_spans(const Descriptor& c, int ic, int jc, int m, int n, const ProcessGrid& grid);
 
 // Whether sub(A) (A: true) or sub(B) (false) can be read in place.
-bool lines_up(bool is_a, const Descriptor& x, int ix, int jx, bool transposed, int m, int n, int k, const CSpans& c,
+bool lines_up(bool is_a, const Descriptor& x, int ix, int jx, bool transposed, int m, int n, const CSpans& c,
               const ProcessGrid& grid);
 
 // The operand read in place from a local array (host pointer or device buffer; the other null).

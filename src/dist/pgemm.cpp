@@ -62,7 +62,7 @@ using Fetch = std::function<std::vector<char>(cl_mem, size_t, const Descriptor&)
 KOperand lay_out(bool is_a, bool transposed, int m, int n, int k, const Descriptor& x, int ix, int jx, const char* host,
                  cl_mem buffer, size_t offset, const CSpans& cs, const ProcessGrid& grid, size_t elem,
                  const Fetch& fetch, LocalBlock& storage) {
-  if (lines_up(is_a, x, ix, jx, transposed, m, n, k, cs, grid)) return in_place(is_a, host, buffer, offset, x, ix, jx, k, grid);
+  if (lines_up(is_a, x, ix, jx, transposed, m, n, cs, grid)) return in_place(is_a, host, buffer, offset, x, ix, jx, k, grid);
   std::vector<char> copy;
   if (!host) copy = fetch(buffer, offset, x);
   return moved(is_a, host ? host : copy.data(), x, ix, jx, transposed, k, cs, grid, elem, storage);
@@ -77,6 +77,20 @@ void pgemm(Transpose a_transpose, Transpose b_transpose, int m, int n, int k, T 
   const DataType type = sizeof(T) == 8 ? DataType::F64 : DataType::F32;
   const char* routine = routine_name(type);
   check_pgemm_arguments(routine, a_transpose, b_transpose, m, n, k, a.desc, a.i, a.j, b.desc, b.i, b.j, c.desc, c.i, c.j);
+  // A null local array is fine on a process that holds none of the matrix, not elsewhere.
+  const ProcessGrid place = grid_info(c.desc.ctxt);
+  const struct {
+    const void* data;
+    const Descriptor& desc;
+    int position;
+    const char* name;
+  } arrays[] = {{a.data, a.desc, 7, "A"}, {b.data, b.desc, 11, "B"}, {c.data, c.desc, 16, "C"}};
+  for (const auto& x : arrays)
+    if (!x.data && local_extent(x.desc, place) > 0)
+      throw ArgumentError(-x.position, std::string(routine) + ": argument " + std::to_string(x.position) + " " + x.name +
+                                           " is a null pointer, but this process holds " +
+                                           std::to_string(local_extent(x.desc, place)) + " elements of its local array (INFO = " +
+                                           std::to_string(-x.position) + ")");
   Stats local_stats;
   Stats& stats = options.stats ? *options.stats : local_stats;
   stats = Stats{};

@@ -2,16 +2,20 @@
 // panels into pinned host memory) → all-gather along the row (A) and the column (B) →
 // uploads into one of two device panel buffers → the local GEMM. Host buffers are reused once
 // their uploads are done, device buffers once the GEMM that read them is done; non-blocking MPI
-// collectives need MPI calls to move, so every wait polls them.
+// collectives need MPI calls to move, so every wait polls them. Where a row (or column) of the
+// grid lies on one host, its pieces go through a shared-memory window (node_exchange.hpp)
+// instead of the all-gather.
 #include "dist/summa.hpp"
 
 #include "dist/host_staging.hpp"
+#include "dist/node_exchange.hpp"
 
 #include <clgemm/error.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -117,8 +121,17 @@ class Summa {
       if (s + ahead < steps_) post(s + ahead);
       HostSlot& slot = slots_[s % slots_count_];
       const auto t = Clock::now();
-      wait_until([&] { return slot.requests[0] == MPI_REQUEST_NULL && slot.requests[1] == MPI_REQUEST_NULL; });
+      wait_until([&] {
+        for (int i = 0; i < 2; ++i)
+          if (node_[i] ? !node_[i]->published(s) : slot.requests[i] != MPI_REQUEST_NULL) return false;
+        return true;
+      });
       stats_.wait_comm += seconds_since(t);
+      // From the window into this step's pinned buffers, every process's piece.
+      const auto tg = Clock::now();
+      if (node_[0]) node_[0]->gather(s, slot.la.counts, slot.la.displs, elem_, slot.a->data());
+      if (node_[1]) node_[1]->gather(s, slot.lb.counts, slot.lb.displs, elem_, slot.b->data());
+      stats_.pack += seconds_since(tg);
       device_work([&] { upload_and_multiply(s); });
     }
     const auto t = Clock::now();
@@ -168,6 +181,8 @@ class Summa {
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, grid_comm);
     if (!ok) throw Error(status, failure);
     if (!all_ok) throw Error(Status::OutOfResources, "another process of the grid could not allocate its panel buffers");
+    node_[0] = NodeExchange::open(p_.a.comm, slots_count_, p_.m * panel_ * elem_);
+    node_[1] = NodeExchange::open(p_.b.comm, slots_count_, panel_ * p_.n * elem_);
   }
 
   // Runs device work unless an earlier step failed; a failure is kept for the vote.
@@ -186,6 +201,8 @@ class Summa {
   }
 
   void poll_mpi() {
+    for (auto& node : node_)
+      if (node) node->poll();
     for (auto& s : slots_) {
       for (auto& r : s.requests) {
         if (r == MPI_REQUEST_NULL) continue;
@@ -206,12 +223,10 @@ class Summa {
     }
   }
 
-  void pack_piece(const KOperand& x, bool is_a, const PieceLayout& l, char* gathered) {
+  // This process's piece of operand x into dst.
+  void pack_piece(const KOperand& x, bool is_a, const PieceLayout& l, char* dst) {
     const size_t fixed = is_a ? p_.m : p_.n;
     if (l.my_count == 0 || fixed == 0) return;
-    int me = 0;
-    MPI_Comm_rank(x.comm, &me);
-    char* dst = gathered + size_t(l.displs[size_t(me)]) * elem_;
     // A: rows fixed_start.. (m of them) of local columns my_first..; B: local rows my_first.. of
     // columns fixed_start.. (n of them). Both land packed, column-major.
     const size_t rows = is_a ? p_.m : l.my_count, cols = is_a ? l.my_count : p_.n;
@@ -244,20 +259,34 @@ class Summa {
     const size_t k0 = s * panel_, k1 = std::min(p_.k, k0 + panel_);
     slot.la = piece_layout(p_.a, k0, k1, p_.m);
     slot.lb = piece_layout(p_.b, k0, k1, p_.n);
-    const auto tp = Clock::now();
-    device_work([&] {
-      pack_piece(p_.a, true, slot.la, slot.a->data());
-      pack_piece(p_.b, false, slot.lb, slot.b->data());
-    });
-    stats_.pack += seconds_since(tp);
-    if (MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, slot.a->data(), slot.la.counts.data(), slot.la.displs.data(),
-                        mpi_type_, p_.a.comm, &slot.requests[0]) != MPI_SUCCESS ||
-        MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, slot.b->data(), slot.lb.counts.data(), slot.lb.displs.data(),
-                        mpi_type_, p_.b.comm, &slot.requests[1]) != MPI_SUCCESS)
-      throw Error(Status::InternalError, "MPI could not start an all-gather of panels");
     int me_a = 0, me_b = 0;
     MPI_Comm_rank(p_.a.comm, &me_a);
     MPI_Comm_rank(p_.b.comm, &me_b);
+    // The piece goes into this process's slot of the window, or in place into the buffer that
+    // the all-gather fills; a window slot is free once every process has read its last step.
+    const auto tw = Clock::now();
+    for (auto& node : node_)
+      if (node) wait_until([&] { return node->released(s); });
+    stats_.wait_comm += seconds_since(tw);
+    char* own_a = node_[0] ? node_[0]->slot(s) : slot.a->data() + size_t(slot.la.displs[size_t(me_a)]) * elem_;
+    char* own_b = node_[1] ? node_[1]->slot(s) : slot.b->data() + size_t(slot.lb.displs[size_t(me_b)]) * elem_;
+    const auto tp = Clock::now();
+    device_work([&] {
+      pack_piece(p_.a, true, slot.la, own_a);
+      pack_piece(p_.b, false, slot.lb, own_b);
+    });
+    stats_.pack += seconds_since(tp);
+    const PieceLayout* layouts[2] = {&slot.la, &slot.lb};
+    PinnedBuffer* buffers[2] = {slot.a, slot.b};
+    const KOperand* operands[2] = {&p_.a, &p_.b};
+    for (int i = 0; i < 2; ++i) {
+      if (node_[i]) {
+        node_[i]->publish(s);
+      } else if (MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffers[i]->data(), layouts[i]->counts.data(),
+                                 layouts[i]->displs.data(), mpi_type_, operands[i]->comm, &slot.requests[i]) != MPI_SUCCESS) {
+        throw Error(Status::InternalError, "MPI could not start an all-gather of panels");
+      }
+    }
     double received = 0;
     for (size_t q = 0; q < slot.la.counts.size(); ++q)
       if (int(q) != me_a) received += slot.la.counts[q];
@@ -369,6 +398,7 @@ class Summa {
   cl::Buffer panels_a_[2], panels_b_[2];
   cl_event gemm_done_[2] = {nullptr, nullptr};
   std::vector<std::vector<cl::Event>> gemm_events_;
+  std::unique_ptr<NodeExchange> node_[2];  // A's and B's pieces through shared memory, where they can
   std::string failure_;  // the first device failure on this process
   Status failure_status_ = Status::OpenCLError;
 };

@@ -227,8 +227,9 @@ void run_errors(const Grid& g) {
   double alpha = 1, beta = 0;
   auto expect = [&](const char* what, int expected, const char* ta, const char* tb, const int* mm, const int* nn,
                     const int* kk, const int* ia, const int* desca, const int* jb, const int* descb, const int* descc,
-                    bool null_alpha = false) {
-    const int info = clgemm_pdgemm(ta, tb, mm, nn, kk, null_alpha ? nullptr : &alpha, A.data(), ia, &one, desca, B.data(),
+                    bool null_alpha = false, bool null_a = false) {
+    const int info = clgemm_pdgemm(ta, tb, mm, nn, kk, null_alpha ? nullptr : &alpha, null_a ? nullptr : A.data(), ia,
+                                   &one, desca, B.data(),
                                    &one, jb, descb, &beta, C.data(), &one, &one, descc);
     const std::string message = clgemm_dist_error_message();
     if (info != expected)
@@ -250,6 +251,8 @@ void run_errors(const Grid& g) {
   expect("N < 0", -4, "N", "N", &m, &minus, &k, &one, A.desc, &one, B.desc, C.desc);
   expect("K < 0", -5, "N", "N", &m, &n, &minus, &one, A.desc, &one, B.desc, C.desc);
   expect("ALPHA null", -6, "N", "N", &m, &n, &k, &one, A.desc, &one, B.desc, C.desc, true);
+  if (A.local_rows > 0 && A.local_cols > 0)
+    expect("A null where this rank holds some of A", -7, "N", "N", &m, &n, &k, &one, A.desc, &one, B.desc, C.desc, false, true);
   expect("IA = 0", -8, "N", "N", &m, &n, &k, &zero, A.desc, &one, B.desc, C.desc);
   expect("IA past M_", -8, "N", "N", &m, &n, &k, &big, A.desc, &one, B.desc, C.desc);
   expect("JB past N_", -13, "N", "N", &m, &n, &k, &one, A.desc, &big, B.desc, C.desc);
