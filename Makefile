@@ -1,6 +1,6 @@
 # Makefile — thin wrapper over CMake: each target installs what is missing, configures and builds.
 #   make bench   runs the ladder on the default device (first GPU, else PoCL's CPU device)
-#   make test    runs the test suite (CTest: GoogleTest, and pytest on the Python package)
+#   make test    runs the test suite (CTest: GoogleTest, pytest on the Python package, mpirun tests)
 #   make sanitize  the suite again under AddressSanitizer and UndefinedBehaviorSanitizer, the C API
 #                fuzzer for longer, and the concurrency tests under ThreadSanitizer (what CI adds)
 BUILD ?= build
