@@ -6,7 +6,8 @@
 //   - every other element of the local arrays of C (the rest of C, the rows between the local
 //     rows and LLD, guard zones before and after) bit for bit unchanged, and A and B unchanged.
 // --errors runs the argument checks instead. Exit status 0 only if every rank passed every case.
-#include "scalapack.hpp"
+#include "bench/block_cyclic_matrix.hpp"
+#include "bench/scalapack.hpp"
 
 #include <clgemm/dist.h>
 #include <clgemm/dist.hpp>
@@ -31,16 +32,8 @@ struct Grid {
   bool member() const { return context >= 0 && row >= 0; }
 };
 
-// A value in [-1, 1) from the matrix's seed and the global position.
-double value(uint64_t seed, int i, int j) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t(i) << 32 | uint32_t(j));
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return double(x >> 11) / double(1ull << 52) - 1.0;
-}
+// A value in [-1, 1) from the matrix's seed and the global position (the benchmark's function).
+double value(uint64_t seed, int i, int j) { return clgemm::bench::element(seed, size_t(i), size_t(j)); }
 
 // One distributed matrix on this rank: descriptor, local array with guards.
 template <class T>

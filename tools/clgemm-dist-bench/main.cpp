@@ -5,9 +5,8 @@
 //   - a sampled float64 check of C;
 //   - each rank's time split into local GEMMs (device), waits for panels and for the device,
 //     packing and C's transfers.
-#include "bench_matrix.hpp"
-
-#include "../../tests/dist/scalapack.hpp"
+#include "bench/block_cyclic_matrix.hpp"
+#include "bench/scalapack.hpp"
 
 #include <clgemm/dist.h>
 #include <clgemm/dist.hpp>
@@ -26,8 +25,8 @@
 #include <vector>
 
 using namespace clgemm;
-using dist_bench::GridPlace;
-using dist_bench::LocalMatrix;
+using bench::GridPlace;
+using bench::LocalMatrix;
 
 namespace {
 
@@ -108,7 +107,7 @@ Timing run(const Settings& s, const GridPlace& g, MPI_Comm comm, size_t n, bool 
   for (size_t i = 0; i < times.size(); ++i)
     if (std::fabs(times[i] - t.seconds) < std::fabs(times[best] - t.seconds)) best = i;
   t.stats = stats.empty() ? dist::Stats{} : stats[best];
-  double err = dist_bench::sampled_error(c, n, 11, 22, 32);
+  double err = bench::sampled_error(c, n, 11, 22, 32);
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_MAX, comm);
   t.error = err;
   t.ran = true;
@@ -123,7 +122,7 @@ nlohmann::json stats_json(const dist::Stats& s) {
 }
 
 template <class T>
-int bench(const Settings& s, int rank, int size) {
+int run_bench(const Settings& s, int rank, int size) {
   int rows = 0, cols = 0;
   if (!s.grid.empty()) {
     if (std::sscanf(s.grid.c_str(), "%dx%d", &rows, &cols) != 2 || rows < 1 || cols < 1 || rows * cols > size) {
@@ -251,7 +250,7 @@ int main(int argc, char** argv) {
     if (!s.device.empty()) dist::set_rank_device(s.device);
     if (rank == 0)
       std::printf("clgemm dist-bench: %d ranks; rank 0 on %s\n", size, dist::rank_context().info().name.c_str());
-    code = s.precision == "f64" ? bench<double>(s, rank, size) : bench<float>(s, rank, size);
+    code = s.precision == "f64" ? run_bench<double>(s, rank, size) : run_bench<float>(s, rank, size);
   } catch (const CLI::ParseError& e) {
     code = rank == 0 ? app.exit(e) : 1;
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
-// scalapack.hpp — the ScaLAPACK and BLACS entry points the distributed tests and the benchmark
-// call (Debian's libscalapack-openmpi ships no C header for them).
+// scalapack.hpp — the ScaLAPACK and BLACS entry points that clgemm dist-bench (its peer and its
+// grids) and the distributed tests call; Debian's libscalapack-openmpi ships no C header for them.
+// Declarations only: the programs that include it link ScaLAPACK themselves.
 #pragma once
 
 extern "C" {

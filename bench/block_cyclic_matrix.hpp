@@ -1,12 +1,13 @@
-// bench_matrix.hpp — a rank's local blocks of an N x N benchmark matrix, filled in parallel from a
-// seeded function of the global indices, so that any rank can check any element of C.
+// block_cyclic_matrix.hpp — a rank's local blocks of an N x N matrix in ScaLAPACK's layout, filled
+// in parallel from a seeded function of the global indices, so that any rank can check any
+// element of C (clgemm dist-bench), and that function itself (the distributed tests).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-namespace clgemm::dist_bench {
+namespace clgemm::bench {
 
 struct GridPlace {
   int context = -1, rows = 1, cols = 1, row = 0, col = 0;
@@ -35,4 +36,4 @@ struct LocalMatrix {
 template <class T>
 double sampled_error(const LocalMatrix<T>& c, size_t n, uint64_t seed_a, uint64_t seed_b, size_t samples);
 
-}  // namespace clgemm::dist_bench
+}  // namespace clgemm::bench

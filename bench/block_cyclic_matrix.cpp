@@ -1,11 +1,11 @@
-// bench_matrix.cpp — filling and checking the benchmark's local blocks.
-#include "bench_matrix.hpp"
+// block_cyclic_matrix.cpp — filling and checking a rank's local blocks.
+#include "bench/block_cyclic_matrix.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <thread>
 
-namespace clgemm::dist_bench {
+namespace clgemm::bench {
 
 double element(uint64_t seed, size_t i, size_t j) {
   uint64_t x = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t(i) << 32 | uint64_t(uint32_t(j)));
@@ -76,4 +76,4 @@ template struct LocalMatrix<double>;
 template double sampled_error<float>(const LocalMatrix<float>&, size_t, uint64_t, uint64_t, size_t);
 template double sampled_error<double>(const LocalMatrix<double>&, size_t, uint64_t, uint64_t, size_t);
 
-}  // namespace clgemm::dist_bench
+}  // namespace clgemm::bench
