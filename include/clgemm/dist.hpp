@@ -46,7 +46,10 @@ struct DeviceMatrix {
 // Where one call's time went on this rank, in seconds of wall time unless said otherwise.
 struct Stats {
   double total = 0;          // the whole call
+  double startup = 0;        // from the call's start until the first local GEMM was queued
   double compute = 0;        // device time of the local GEMMs (0 where the queue has no profiling)
+  double gemm_span = 0;      // device time from the first local GEMM's start to the last one's end:
+                             // more than `compute` where the device waited for panels
   double wait_comm = 0;      // blocked until panels from other ranks arrived
   double wait_device = 0;    // blocked until the device had taken a panel buffer (or finished)
   double pack = 0;           // host copies of panels: this rank's pieces out of its arrays, and the

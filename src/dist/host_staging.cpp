@@ -103,7 +103,7 @@ void copy_columns(const char* src, size_t src_ld, char* dst, size_t dst_ld, size
 }
 
 Workspace::Workspace(const cl::Context& context, const cl::Device& device)
-    : context_(context), copy_queue_(context, device) {}
+    : context_(context), copy_queue_(context, device), read_queue_(context, device) {}
 
 Workspace& Workspace::of(cl_command_queue queue) {
   static std::map<std::pair<cl_context, cl_device_id>, Workspace*>& all = *new std::map<std::pair<cl_context, cl_device_id>, Workspace*>;

@@ -54,13 +54,16 @@ class Workspace {
   const cl::Context& context() const { return context_; }
   // An in-order queue for copies, beside the caller's queue.
   const cl::CommandQueue& copy_queue() const { return copy_queue_; }
+  // One more, for reads of this rank's pieces out of its device arrays: on the copy queue they
+  // would wait behind uploads that wait for GEMMs.
+  const cl::CommandQueue& read_queue() const { return read_queue_; }
   PinnedBuffer& pinned(size_t role, size_t bytes);
   const cl::Buffer& device(size_t role, size_t bytes);
 
  private:
   Workspace(const cl::Context& context, const cl::Device& device);
   cl::Context context_;
-  cl::CommandQueue copy_queue_;
+  cl::CommandQueue copy_queue_, read_queue_;
   std::vector<std::unique_ptr<PinnedBuffer>> pinned_;  // by pointer: references stay valid as it grows
   std::vector<cl::Buffer> device_;
   std::vector<size_t> device_bytes_;

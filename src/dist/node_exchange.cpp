@@ -1,6 +1,11 @@
 // node_exchange.cpp — the shared-memory window behind NodeExchange, and its announcements: an
 // MPI_Ibarrier after each process has written its slot (ready), and one after each has read the
 // others' (done). MPI_Win_sync around them orders the stores and loads between processes.
+// The two kinds go on two communicators: collectives match by order, and a process announces a
+// read when its uploads end, at a time the others cannot foresee, so only each kind on its own is
+// in the same order (that of the steps) on every process.
+// Each process's part starts on a page of its segment (MPI puts a header before it) and takes
+// whole pages, so that a driver can pin it.
 #include "dist/node_exchange.hpp"
 
 #include "dist/host_staging.hpp"
@@ -8,6 +13,7 @@
 #include <clgemm/error.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -18,11 +24,17 @@ namespace clgemm::dist {
 struct NodeExchange::Window {
   MPI_Win win = MPI_WIN_NULL;
   size_t bytes = 0;              // per process
-  std::vector<char*> bases;      // every process's segment, as mapped here
+  std::vector<char*> bases;      // every process's part, page-aligned, as mapped here
   int me = 0;
+  MPI_Comm reads = MPI_COMM_NULL;  // a duplicate of the communicator, for the "done" announcements
+  // The segments as CL_MEM_USE_HOST_PTR buffers, per context that registered them; an empty list
+  // where the driver refused. Released before the window is freed.
+  std::map<cl_context, std::vector<cl::Buffer>> registered;
 };
 
 namespace {
+
+constexpr unsigned long long kPage = 4096;
 
 void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) throw Error(Status::InternalError, std::string("MPI failed to ") + what);
@@ -51,10 +63,12 @@ std::unique_ptr<NodeExchange> NodeExchange::open(MPI_Comm comm, size_t slots, si
   MPI_Comm_free(&node);
   if (node_size != size) return nullptr;
 
-  unsigned long long need = slots * slot_bytes, most = 0;
+  unsigned long long need = (slots * slot_bytes + kPage - 1) / kPage * kPage, most = 0;
   check(MPI_Allreduce(&need, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm), "agree on a window size");
   Window*& w = windows()[comm];
   if (w && w->bytes < most) {
+    w->registered.clear();
+    MPI_Comm_free(&w->reads);
     MPI_Win_unlock_all(w->win);
     MPI_Win_free(&w->win);
     delete w;
@@ -64,16 +78,20 @@ std::unique_ptr<NodeExchange> NodeExchange::open(MPI_Comm comm, size_t slots, si
     auto made = std::make_unique<Window>();
     made->bytes = std::max<unsigned long long>(most, 1);
     char* base = nullptr;
-    check(MPI_Win_allocate_shared(MPI_Aint(made->bytes), 1, MPI_INFO_NULL, comm, &base, &made->win),
+    check(MPI_Win_allocate_shared(MPI_Aint(made->bytes + kPage), 1, MPI_INFO_NULL, comm, &base, &made->win),
           "allocate a shared-memory window");
     MPI_Comm_rank(comm, &made->me);
     made->bases.resize(size_t(size));
     for (int q = 0; q < size; ++q) {
       MPI_Aint bytes = 0;
       int unit = 0;
-      check(MPI_Win_shared_query(made->win, q, &bytes, &unit, &made->bases[size_t(q)]), "map a shared-memory window");
+      char* segment = nullptr;
+      check(MPI_Win_shared_query(made->win, q, &bytes, &unit, &segment), "map a shared-memory window");
+      // A page's offset is the same in every process's mapping, so all agree on where q's part is.
+      made->bases[size_t(q)] = segment + (kPage - reinterpret_cast<uintptr_t>(segment) % kPage) % kPage;
     }
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, made->win), "open a shared-memory window");
+    check(MPI_Comm_dup(comm, &made->reads), "make a communicator for announcements");
     w = made.release();
   }
   return std::unique_ptr<NodeExchange>(new NodeExchange(comm, w, slots));
@@ -94,6 +112,28 @@ char* NodeExchange::slot(size_t s) const {
   return window_->bases[size_t(window_->me)] + (s % slots_) * (window_->bytes / slots_);
 }
 
+const char* NodeExchange::piece(size_t s, int q) const {
+  return window_->bases[size_t(q)] + (s % slots_) * (window_->bytes / slots_);
+}
+
+bool NodeExchange::register_with(const cl::Context& context) {
+  if (const char* v = std::getenv("CLGEMM_DIST_SHARED"))
+    if (std::string(v) == "copy") return false;
+  auto found = window_->registered.find(context());
+  if (found == window_->registered.end()) {
+    std::vector<cl::Buffer> buffers;
+    try {
+      for (char* base : window_->bases) {
+        buffers.emplace_back(context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, window_->bytes, base);
+      }
+    } catch (const cl::Error&) {
+      buffers.clear();  // uploads from the window would be pageable: gather() instead
+    }
+    found = window_->registered.emplace(context(), std::move(buffers)).first;
+  }
+  return !found->second.empty();
+}
+
 void NodeExchange::publish(size_t s) {
   MPI_Win_sync(window_->win);
   check(MPI_Ibarrier(comm_, &ready_[s % slots_]), "announce a panel");
@@ -101,7 +141,9 @@ void NodeExchange::publish(size_t s) {
 
 bool NodeExchange::published(size_t s) {
   poll();
-  return ready_[s % slots_] == MPI_REQUEST_NULL;
+  if (ready_[s % slots_] != MPI_REQUEST_NULL) return false;
+  MPI_Win_sync(window_->win);  // the others' stores before this process's (or its device's) loads
+  return true;
 }
 
 void NodeExchange::gather(size_t s, const std::vector<int>& counts, const std::vector<int>& displs, size_t elem,
@@ -110,7 +152,11 @@ void NodeExchange::gather(size_t s, const std::vector<int>& counts, const std::v
   const size_t at = (s % slots_) * (window_->bytes / slots_);
   for (size_t q = 0; q < counts.size(); ++q)
     copy_bytes(window_->bases[q] + at, dst + size_t(displs[q]) * elem, size_t(counts[q]) * elem);
-  check(MPI_Ibarrier(comm_, &done_[s % slots_]), "announce a panel read");
+  read(s);
+}
+
+void NodeExchange::read(size_t s) {
+  check(MPI_Ibarrier(window_->reads, &done_[s % slots_]), "announce a panel read");
 }
 
 bool NodeExchange::released(size_t s) {

@@ -5,18 +5,15 @@
 #include "dist/operand_layout.hpp"
 #include "dist/process_grid.hpp"
 #include "dist/summa.hpp"
+#include "dist/wall_clock.hpp"
 
 #include <clgemm/dist.hpp>
 
-#include <chrono>
 #include <functional>
 #include <string>
 
 namespace clgemm::dist {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 const char* routine_name(DataType t) { return t == DataType::F64 ? "pdgemm" : "psgemm"; }
 
@@ -127,6 +124,7 @@ void pgemm(Transpose a_transpose, Transpose b_transpose, int m, int n, int k, T 
 
   SummaProblem& problem = p.problem;
   set_product(problem, type, cs, k, double(alpha), double(beta), c_device(), 0, std::max<size_t>(cs.local_rows, 1), grid);
+  stats.startup = seconds_since(start);
   run_summa(problem, context.queue()(), options, stats);
 
   t = Clock::now();
@@ -190,6 +188,9 @@ void pgemm(Transpose a_transpose, Transpose b_transpose, int m, int n, int k, do
     return;
   }
 
+  // The caller's commands on `queue` may still be writing A, B or C; the panels are read on other
+  // queues, which do not wait for them.
+  if (clFinish(queue) != CL_SUCCESS) throw Error(Status::OpenCLError, std::string(routine) + ": the queue failed");
   // Operands that must move are read back to the host first, whole local arrays.
   auto fetch = [&](cl_mem buffer, size_t offset, const Descriptor& d) {
     std::vector<char> host(std::max<size_t>(local_extent(d, grid), 1) * elem);
@@ -209,6 +210,7 @@ void pgemm(Transpose a_transpose, Transpose b_transpose, int m, int n, int k, do
   SummaProblem& problem = p.problem;
   set_product(problem, type, cs, k, alpha, beta, c.buffer, c_offset, size_t(c.desc.lld), grid);
   const auto lock = workspace_lock();
+  stats.startup = seconds_since(start);
   run_summa(problem, queue, options, stats);
   stats.total = seconds_since(start);
 }

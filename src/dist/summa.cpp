@@ -4,26 +4,26 @@
 // their uploads are done, device buffers once the GEMM that read them is done; non-blocking MPI
 // collectives need MPI calls to move, so every wait polls them. Where a row (or column) of the
 // grid lies on one host, its pieces go through a shared-memory window (node_exchange.hpp)
-// instead of the all-gather.
+// instead of the all-gather; where the driver pins that window, they are uploaded straight out of
+// it, and this process announces that it has read a step once those uploads are done.
 #include "dist/summa.hpp"
 
+#include "dist/device_copies.hpp"
 #include "dist/host_staging.hpp"
 #include "dist/node_exchange.hpp"
+#include "dist/wall_clock.hpp"
 
 #include <clgemm/error.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace clgemm::dist {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 size_t choose_panel(const SummaProblem& p, const Options& o) {
   size_t w = o.panel;
@@ -39,22 +39,12 @@ size_t choose_panel(const SummaProblem& p, const Options& o) {
   return std::clamp<size_t>(w, 1, std::max<size_t>(p.k, 1));
 }
 
-size_t buffer_bytes(cl_mem buffer) {
-  size_t bytes = 0;
-  clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr);
-  return bytes;
-}
-
 bool event_done(cl_event e) {
   if (!e) return true;
   cl_int status = CL_COMPLETE;
   if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS || status < 0)
     throw Error(Status::OpenCLError, "a command of the distributed GEMM failed on the device");
   return status == CL_COMPLETE;
-}
-
-void check_cl(cl_int rc, const char* what) {
-  if (rc != CL_SUCCESS) throw Error(Status::OpenCLError, std::string(what) + " failed (OpenCL error " + std::to_string(rc) + ")");
 }
 
 // One operand's share of a step: how much each process along k contributes, where in the
@@ -104,6 +94,8 @@ class Summa {
   }
 
   ~Summa() {
+    for (auto& r : reads_)
+      if (r.second) clReleaseEvent(r.second);
     for (auto& s : slots_)
       if (s.uploaded) clReleaseEvent(s.uploaded);
     for (cl_event e : gemm_done_)
@@ -114,11 +106,14 @@ class Summa {
   // process that meets it stops its device work but takes part in every remaining all-gather,
   // and all of them learn of the failure in a vote at the end and throw.
   void run(MPI_Comm grid_comm) {
+    started_ = Clock::now();
     allocate_everywhere(grid_comm);
-    const size_t ahead = std::min(slots_count_ - 1, steps_);
-    for (size_t s = 0; s < ahead; ++s) post(s);
+    // Step s + ahead is packed and posted once step s's uploads are queued: the device starts
+    // after one step's packing, not after all the steps in flight.
+    const size_t ahead = slots_count_ - 1;
+    size_t posted = 0;
+    if (steps_ > 0) post(posted++);
     for (size_t s = 0; s < steps_; ++s) {
-      if (s + ahead < steps_) post(s + ahead);
       HostSlot& slot = slots_[s % slots_count_];
       const auto t = Clock::now();
       wait_until([&] {
@@ -127,22 +122,40 @@ class Summa {
         return true;
       });
       stats_.wait_comm += seconds_since(t);
-      // From the window into this step's pinned buffers, every process's piece.
+      // From a window the driver does not pin into this step's pinned buffers, every process's piece.
       const auto tg = Clock::now();
-      if (node_[0]) node_[0]->gather(s, slot.la.counts, slot.la.displs, elem_, slot.a->data());
-      if (node_[1]) node_[1]->gather(s, slot.lb.counts, slot.lb.displs, elem_, slot.b->data());
+      if (node_[0] && !direct_[0]) node_[0]->gather(s, slot.la.counts, slot.la.displs, elem_, slot.a->data());
+      if (node_[1] && !direct_[1]) node_[1]->gather(s, slot.lb.counts, slot.lb.displs, elem_, slot.b->data());
       stats_.pack += seconds_since(tg);
-      device_work([&] { upload_and_multiply(s); });
+      cl_event uploaded = nullptr;
+      device_work([&] {
+        upload_and_multiply(s);
+        uploaded = slot.uploaded;
+      });
+      read_after(s, uploaded);
+      while (posted < steps_ && posted <= s + ahead) post(posted++);
     }
     const auto t = Clock::now();
     device_work([&] { check_cl(clFinish(queue_), "waiting for the local GEMMs"); });
     stats_.wait_device += seconds_since(t);
+    // Every process announces every step it read, also after a failure: the others wait for it.
+    for (auto& r : reads_) {
+      if (r.second) clWaitForEvents(1, &r.second);
+      announce_read(r.first);
+      if (r.second) clReleaseEvent(r.second);
+    }
+    reads_.clear();
     int ok = failure_.empty() ? 1 : 0, all_ok = 0;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, grid_comm);
     if (!ok) throw Error(failure_status_, failure_);
     if (!all_ok) throw Error(Status::OpenCLError, "the distributed GEMM failed on another process of the grid");
     if (profiling_) {
-      for (auto& events : gemm_events_) stats_.compute += elapsed_seconds(events);
+      std::vector<cl::Event> all;
+      for (auto& events : gemm_events_) {
+        stats_.compute += elapsed_seconds(events);
+        all.insert(all.end(), events.begin(), events.end());
+      }
+      stats_.gemm_span = elapsed_seconds(all);
     }
   }
 
@@ -150,6 +163,8 @@ class Summa {
   // Pinned host slots and device panels; every process learns whether all could allocate, so
   // that none waits forever on a collective another will never join.
   void allocate_everywhere(MPI_Comm grid_comm) {
+    node_[0] = NodeExchange::open(p_.a.comm, slots_count_, p_.m * panel_ * elem_);
+    node_[1] = NodeExchange::open(p_.b.comm, slots_count_, panel_ * p_.n * elem_);
     std::string failure;
     Status status = Status::OutOfResources;
     try {
@@ -158,10 +173,12 @@ class Summa {
       profiling_ = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
       Workspace& ws = Workspace::of(queue_);
       copy_queue_ = ws.copy_queue();
+      read_queue_ = ws.read_queue();
+      for (int i = 0; i < 2; ++i) direct_[i] = node_[i] && node_[i]->register_with(ws.context());
       slots_.resize(slots_count_);
       for (size_t i = 0; i < slots_count_; ++i) {
-        slots_[i].a = &ws.pinned(2 * i, p_.m * panel_ * elem_);
-        slots_[i].b = &ws.pinned(2 * i + 1, panel_ * p_.n * elem_);
+        if (!direct_[0]) slots_[i].a = &ws.pinned(2 * i, p_.m * panel_ * elem_);
+        if (!direct_[1]) slots_[i].b = &ws.pinned(2 * i + 1, panel_ * p_.n * elem_);
       }
       for (size_t d = 0; d < 2; ++d) {
         panels_a_[d] = ws.device(2 * d, p_.m * panel_ * elem_);
@@ -181,8 +198,33 @@ class Summa {
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, grid_comm);
     if (!ok) throw Error(status, failure);
     if (!all_ok) throw Error(Status::OutOfResources, "another process of the grid could not allocate its panel buffers");
-    node_[0] = NodeExchange::open(p_.a.comm, slots_count_, p_.m * panel_ * elem_);
-    node_[1] = NodeExchange::open(p_.b.comm, slots_count_, panel_ * p_.n * elem_);
+  }
+
+  void announce_read(size_t s) {
+    for (int i = 0; i < 2; ++i)
+      if (direct_[i]) node_[i]->read(s);
+  }
+
+  // Where pieces are uploaded straight out of the window, step s is read once its uploads are
+  // done; `uploaded` (the last of them) is null where there were none or the device failed.
+  // Announced in the order of the steps.
+  void read_after(size_t s, cl_event uploaded) {
+    if (!direct_[0] && !direct_[1]) return;
+    if (uploaded) clRetainEvent(uploaded);
+    reads_.emplace_back(s, uploaded);
+  }
+
+  // A finished upload, or a failed one (kept for the vote): either way the window is not read
+  // any more.
+  bool upload_over(cl_event e) {
+    if (!e) return true;
+    cl_int status = CL_COMPLETE;
+    if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS) status = -1;
+    if (status < 0 && failure_.empty()) {
+      failure_ = "uploading a panel failed (OpenCL status " + std::to_string(status) + ")";
+      failure_status_ = Status::OpenCLError;
+    }
+    return status <= CL_COMPLETE;
   }
 
   // Runs device work unless an earlier step failed; a failure is kept for the vote.
@@ -201,6 +243,11 @@ class Summa {
   }
 
   void poll_mpi() {
+    while (!reads_.empty() && upload_over(reads_.front().second)) {
+      announce_read(reads_.front().first);
+      if (reads_.front().second) clReleaseEvent(reads_.front().second);
+      reads_.pop_front();
+    }
     for (auto& node : node_)
       if (node) node->poll();
     for (auto& s : slots_) {
@@ -223,30 +270,19 @@ class Summa {
     }
   }
 
-  // This process's piece of operand x into dst.
+  // This process's piece of operand x into dst, for the other processes along k (and for this
+  // one's uploads where x is in host memory; a device array goes into the panel on the device).
   void pack_piece(const KOperand& x, bool is_a, const PieceLayout& l, char* dst) {
     const size_t fixed = is_a ? p_.m : p_.n;
-    if (l.my_count == 0 || fixed == 0) return;
+    if (l.my_count == 0 || fixed == 0 || (x.buffer && l.counts.size() == 1)) return;
     // A: rows fixed_start.. (m of them) of local columns my_first..; B: local rows my_first.. of
     // columns fixed_start.. (n of them). Both land packed, column-major.
     const size_t rows = is_a ? p_.m : l.my_count, cols = is_a ? l.my_count : p_.n;
     const size_t origin = is_a ? x.offset + x.fixed_start + l.my_first * x.ld : x.offset + l.my_first + x.fixed_start * x.ld;
     if (x.host) {
       copy_columns(x.host + origin * elem_, x.ld, dst, rows, rows, cols, elem_);
-    } else if (origin % x.ld + rows <= x.ld && (origin + cols * x.ld) * elem_ <= buffer_bytes(x.buffer)) {
-      const BufferRect r(origin, x.ld, 0, rows, cols, elem_);
-      check_cl(clEnqueueReadBufferRect(copy_queue_(), x.buffer, CL_TRUE, r.buffer_origin.data(), r.host_origin.data(),
-                                       r.region.data(), r.buffer_pitch, 0, r.host_pitch, 0, dst, 0, nullptr, nullptr),
-               "reading this process's panel from its device buffer");
     } else {
-      // Columns that straddle rows of the pitch (an offset that is not a multiple of ld), or a
-      // rectangle whose origin plus whole pitches would pass the buffer's end, which NVIDIA's
-      // rectangle copies refuse: a read per column.
-      for (size_t c = 0; c < cols; ++c)
-        check_cl(clEnqueueReadBuffer(copy_queue_(), x.buffer, CL_FALSE, (origin + c * x.ld) * elem_, rows * elem_,
-                                     dst + c * rows * elem_, 0, nullptr, nullptr),
-                 "reading this process's panel from its device buffer");
-      check_cl(clFinish(copy_queue_()), "reading this process's panel from its device buffer");
+      read_columns(read_queue_(), x.buffer, origin, x.ld, rows, cols, elem_, dst);
     }
   }
 
@@ -300,37 +336,53 @@ class Summa {
   void upload(size_t s, size_t d, HostSlot& slot, std::vector<cl_event>& done) {
     const size_t k0 = s * panel_, k1 = std::min(p_.k, k0 + panel_), width = k1 - k0;
     cl_event wait = gemm_done_[d];
-    // Calls copy(first element of the piece, rows of the piece along k, k index within the piece,
-    // k index within the panel, length) for each run of k that one process contributed in one go.
+    // Process q's piece of operand i: in the window, or gathered into the slot's pinned buffer.
+    auto piece_of = [&](int i, size_t q) -> const char* {
+      if (direct_[i]) return node_[i]->piece(s, int(q));
+      const PieceLayout& l = i == 0 ? slot.la : slot.lb;
+      return (i == 0 ? slot.a : slot.b)->data() + size_t(l.displs[q]) * elem_;
+    };
+    // Calls copy(process, rows of its piece along k, k index within the piece, k index within the
+    // panel, length) for each run of k that one process contributed in one go.
     auto each_run = [&](const KOperand& x, const PieceLayout& l, size_t fixed, auto&& copy) {
       std::vector<size_t> used(l.counts.size(), 0);  // k indices of each process already placed
       for (size_t t = k0; t < k1;) {
         const size_t q = size_t(x.k.owner(t));
         size_t end = std::min(k1, x.k.run_end(t));
         while (end < k1 && size_t(x.k.owner(end)) == q) end = std::min(k1, x.k.run_end(end));
-        copy(size_t(l.displs[q]), size_t(l.counts[q]) / fixed, used[q], t - k0, end - t);
+        copy(q, size_t(l.counts[q]) / fixed, used[q], t - k0, end - t);
         used[q] += end - t;
         t = end;
       }
     };
     if (p_.m > 0 && p_.n > 0) {
-      // A's panel: m x width, column-major; a run is whole columns of a piece of m rows.
-      each_run(p_.a, slot.la, p_.m, [&](size_t piece, size_t, size_t in_piece, size_t at, size_t len) {
+      // A's panel: m x width, column-major; a run is whole columns of a piece of m rows. This
+      // process's own runs of a device array are copied on the device.
+      const KOperand &a = p_.a, &b = p_.b;
+      each_run(a, slot.la, p_.m, [&](size_t q, size_t, size_t in_piece, size_t at, size_t len) {
+        if (a.buffer && int(q) == a.k_me)
+          return copy_columns_on_device(copy_queue_(), a.buffer,
+                                        a.offset + a.fixed_start + (slot.la.my_first + in_piece) * a.ld, a.ld,
+                                        panels_a_[d](), at * p_.m, p_.m, p_.m, len, elem_, wait, done);
         cl_event e = nullptr;
         check_cl(clEnqueueWriteBuffer(copy_queue_(), panels_a_[d](), CL_FALSE, at * p_.m * elem_, len * p_.m * elem_,
-                                      slot.a->data() + (piece + in_piece * p_.m) * elem_, wait ? 1 : 0,
+                                      piece_of(0, q) + in_piece * p_.m * elem_, wait ? 1 : 0,
                                       wait ? &wait : nullptr, &e),
                  "uploading a panel of A");
         done.push_back(e);
       });
       // B's panel: width x n, column-major; a run is some rows of every column of a piece.
-      each_run(p_.b, slot.lb, p_.n, [&](size_t piece, size_t piece_rows, size_t in_piece, size_t at, size_t len) {
+      each_run(b, slot.lb, p_.n, [&](size_t q, size_t piece_rows, size_t in_piece, size_t at, size_t len) {
+        if (b.buffer && int(q) == b.k_me)
+          return copy_columns_on_device(copy_queue_(), b.buffer,
+                                        b.offset + slot.lb.my_first + in_piece + b.fixed_start * b.ld, b.ld,
+                                        panels_b_[d](), at, width, len, p_.n, elem_, wait, done);
         const cl::array<cl::size_type, 3> buffer_origin{at * elem_, 0, 0}, host_origin{in_piece * elem_, 0, 0},
             region{len * elem_, p_.n, 1};
         cl_event e = nullptr;
         check_cl(clEnqueueWriteBufferRect(copy_queue_(), panels_b_[d](), CL_FALSE, buffer_origin.data(), host_origin.data(),
                                           region.data(), width * elem_, 0, piece_rows * elem_, 0,
-                                          slot.b->data() + piece * elem_, wait ? 1 : 0, wait ? &wait : nullptr, &e),
+                                          piece_of(1, q), wait ? 1 : 0, wait ? &wait : nullptr, &e),
                  "uploading a panel of B");
         done.push_back(e);
       });
@@ -379,6 +431,7 @@ class Summa {
       }
       cl_event done = nullptr;
       gemm(call, queue_, &done, gemm_options);
+      if (s == 0) stats_.startup += seconds_since(started_);
       if (gemm_done_[d]) clReleaseEvent(gemm_done_[d]);
       gemm_done_[d] = done;
       check_cl(clFlush(queue_), "starting a local GEMM");
@@ -393,12 +446,15 @@ class Summa {
   MPI_Datatype mpi_type_;
   size_t panel_ = 1, steps_ = 0, slots_count_ = 3;
   bool profiling_ = false;
-  cl::CommandQueue copy_queue_;
+  Clock::time_point started_;
+  cl::CommandQueue copy_queue_, read_queue_;
   std::vector<HostSlot> slots_;
   cl::Buffer panels_a_[2], panels_b_[2];
   cl_event gemm_done_[2] = {nullptr, nullptr};
   std::vector<std::vector<cl::Event>> gemm_events_;
   std::unique_ptr<NodeExchange> node_[2];  // A's and B's pieces through shared memory, where they can
+  bool direct_[2] = {false, false};        // uploaded straight out of that window
+  std::deque<std::pair<size_t, cl_event>> reads_;  // steps uploaded from the window, not yet announced as read
   std::string failure_;  // the first device failure on this process
   Status failure_status_ = Status::OpenCLError;
 };

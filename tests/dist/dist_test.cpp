@@ -210,6 +210,7 @@ const Case kCases[] = {
     {"C++ host form, transposed",    'T', 'T', 25,  26,  33, 1, 1, 1, 1, 1, 1,  3,  7,  5,  2,  4,  4,  0, 0, 1.5, 0.0, 1},
     {"C++ device form",              'N', 'N', 38,  35,  43, 2, 1, 1, 2, 3, 2,  8,  8,  8,  8,  8,  8,  0, 0, 1.0, -0.5, 2},
     {"C++ device form, moved",       'T', 'N', 31,  29,  27, 1, 1, 1, 1, 1, 1,  3,  5,  4,  6,  7,  2,  0, 0, 1.0, 0.0, 2},
+    {"C++ device form, sub-matrices",'N', 'N', 45,  50,  66, 3, 4, 2, 3, 1, 2,  5,  5,  5,  5,  5,  5,  0, 0, -1.0, 1.0, 2},
 };
 
 // Argument errors: each case spoils one argument of a valid call and expects ScaLAPACK's INFO.

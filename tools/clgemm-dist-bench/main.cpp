@@ -36,6 +36,7 @@ struct Settings {
   std::string grid;          // PxQ; default: the most square grid of all ranks, P <= Q
   size_t block = 512;
   size_t panel = 0;
+  std::string form = "host";  // where the local blocks live: host memory or the rank's device
   int repeat = 3, warmup = 1;
   bool single = true;        // also time rank 0 alone
   std::string peer = "scalapack";
@@ -73,6 +74,15 @@ Timing run(const Settings& s, const GridPlace& g, MPI_Comm comm, size_t n, bool 
   Timing t;
   std::vector<double> times;
   std::vector<dist::Stats> stats;
+  // The device form: the local blocks in buffers of this rank's device, uploaded before the runs.
+  const bool on_device = s.form == "device" && !scalapack;
+  Context* ctx = on_device ? &dist::rank_context() : nullptr;
+  auto upload = [&](LocalMatrix<T>& x) {
+    return on_device ? cl::Buffer(ctx->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                  std::max<size_t>(x.data.size(), 1) * sizeof(T), x.data.data())
+                     : cl::Buffer();
+  };
+  const cl::Buffer da = upload(a), db = upload(b), dc = upload(c);
   // ScaLAPACK on the CPUs takes seconds to minutes: one run, no warm-up.
   const int runs = scalapack ? 1 : s.warmup + s.repeat, warmup = scalapack ? 0 : s.warmup;
   for (int r = 0; r < runs; ++r) {
@@ -90,9 +100,14 @@ Timing run(const Settings& s, const GridPlace& g, MPI_Comm comm, size_t n, bool 
       dist::Options o;
       o.panel = s.panel;
       o.stats = &st;
-      dist::pgemm<T>(Transpose::No, Transpose::No, N, N, N, alpha, {a.data.data(), dist::Descriptor::from(a.desc), 1, 1},
-                     {b.data.data(), dist::Descriptor::from(b.desc), 1, 1}, beta,
-                     {c.data.data(), dist::Descriptor::from(c.desc), 1, 1}, o);
+      if (on_device)
+        dist::pgemm(Transpose::No, Transpose::No, N, N, N, alpha, {da(), 0, dist::Descriptor::from(a.desc), 1, 1},
+                    {db(), 0, dist::Descriptor::from(b.desc), 1, 1}, beta, {dc(), 0, dist::Descriptor::from(c.desc), 1, 1},
+                    sizeof(T) == 8 ? DataType::F64 : DataType::F32, ctx->queue()(), o);
+      else
+        dist::pgemm<T>(Transpose::No, Transpose::No, N, N, N, alpha, {a.data.data(), dist::Descriptor::from(a.desc), 1, 1},
+                       {b.data.data(), dist::Descriptor::from(b.desc), 1, 1}, beta,
+                       {c.data.data(), dist::Descriptor::from(c.desc), 1, 1}, o);
     }
     MPI_Barrier(comm);
     const double elapsed = MPI_Wtime() - t0;
@@ -102,6 +117,7 @@ Timing run(const Settings& s, const GridPlace& g, MPI_Comm comm, size_t n, bool 
     }
   }
   t.seconds = median(times);
+  if (on_device && !c.data.empty()) ctx->queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.data.size() * sizeof(T), c.data.data());
   // This rank's stats from the run nearest the median.
   size_t best = 0;
   for (size_t i = 0; i < times.size(); ++i)
@@ -115,7 +131,8 @@ Timing run(const Settings& s, const GridPlace& g, MPI_Comm comm, size_t n, bool 
 }
 
 nlohmann::json stats_json(const dist::Stats& s) {
-  return {{"total_s", s.total},         {"compute_s", s.compute},       {"wait_comm_s", s.wait_comm},
+  return {{"total_s", s.total},         {"startup_s", s.startup},       {"compute_s", s.compute},
+          {"gemm_span_s", s.gemm_span}, {"wait_comm_s", s.wait_comm},
           {"wait_device_s", s.wait_device}, {"pack_s", s.pack},          {"redistribute_s", s.redistribute},
           {"transfer_c_s", s.transfer_c}, {"bytes_received", s.bytes_received}, {"steps", s.steps},
           {"panel", s.panel}};
@@ -141,7 +158,7 @@ int run_bench(const Settings& s, int rank, int size) {
   bool all_ok = true;
   for (size_t n : s.sizes) {
     const double flops = 2.0 * double(n) * double(n) * double(n);
-    nlohmann::json row = {{"n", n}};
+    nlohmann::json row = {{"n", n}, {"form", s.form}};
     // One rank alone.
     Timing single;
     if (s.single && rows * cols > 1) {
@@ -185,12 +202,13 @@ int run_bench(const Settings& s, int rank, int size) {
         row["clgemm"]["ranks"].push_back(nlohmann::json::parse(all.substr(size_t(displs[size_t(i)]), size_t(lens[size_t(i)]))));
       const bool ok = ours.error <= tol && (!single.ran || single.error <= tol);
       all_ok = all_ok && ok;
-      std::printf("\nN = %zu, %s, %dx%d grid, blocks of %zu: clgemm %.3f s, %.1f TFLOP/s, max rel. error %.1e %s\n", n,
-                  s.precision.c_str(), rows, cols, s.block, ours.seconds, flops / ours.seconds * 1e-12, ours.error,
+      std::printf("\nN = %zu, %s, %dx%d grid, blocks of %zu, %s form: clgemm %.3f s, %.1f TFLOP/s, max rel. error %.1e %s\n",
+                  n, s.precision.c_str(), rows, cols, s.block, s.form.c_str(), ours.seconds, flops / ours.seconds * 1e-12, ours.error,
                   ok ? "(checked)" : "(WRONG)");
       if (single.ran) {
         const double speedup = single.seconds / ours.seconds;
-        row["one_rank"] = {{"seconds", single.seconds}, {"tflops", flops / single.seconds * 1e-12}, {"max_rel_error", single.error}};
+        row["one_rank"] = {{"seconds", single.seconds}, {"tflops", flops / single.seconds * 1e-12}, {"max_rel_error", single.error},
+                           {"stats", stats_json(single.stats)}};
         row["speedup"] = speedup;
         row["efficiency"] = speedup / double(rows * cols);
         std::printf("  one rank alone: %.3f s, %.1f TFLOP/s; speed-up %.2fx, parallel efficiency %.1f %%\n", single.seconds,
@@ -202,13 +220,20 @@ int run_bench(const Settings& s, int rank, int size) {
         std::printf("  ScaLAPACK p%cgemm on the CPUs: %.3f s, %.2f TFLOP/s; clgemm is %.1fx\n", sizeof(T) == 4 ? 's' : 'd',
                     peer.seconds, flops / peer.seconds * 1e-12, peer.seconds / ours.seconds);
       }
-      std::printf("  %-4s %-28s %8s %8s %9s %9s %8s %8s %9s %5s\n", "rank", "device", "TFLOP/s", "total s", "compute s",
-                  "wait comm", "wait dev", "pack s", "C xfer s", "steps");
+      std::printf("  %-4s %-24s %8s %8s %8s %9s %8s %9s %8s %8s %9s %5s\n", "rank", "device", "TFLOP/s", "total s",
+                  "start s", "compute s", "span s", "wait comm", "wait dev", "pack s", "C xfer s", "steps");
       for (auto& r : row["clgemm"]["ranks"])
-        std::printf("  %-4d %-28.28s %8.2f %8.3f %9.3f %9.3f %8.3f %8.3f %9.3f %5zu\n", r["rank"].get<int>(),
+        std::printf("  %-4d %-24.24s %8.2f %8.3f %8.3f %9.3f %8.3f %9.3f %8.3f %8.3f %9.3f %5zu\n", r["rank"].get<int>(),
                     r["device"].get<std::string>().c_str(), r["tflops"].get<double>(), r["total_s"].get<double>(),
-                    r["compute_s"].get<double>(), r["wait_comm_s"].get<double>(), r["wait_device_s"].get<double>(),
-                    r["pack_s"].get<double>(), r["transfer_c_s"].get<double>(), r["steps"].get<size_t>());
+                    r["startup_s"].get<double>(), r["compute_s"].get<double>(), r["gemm_span_s"].get<double>(),
+                    r["wait_comm_s"].get<double>(), r["wait_device_s"].get<double>(), r["pack_s"].get<double>(),
+                    r["transfer_c_s"].get<double>(), r["steps"].get<size_t>());
+      if (single.ran) {  // rank 0 alone, for the same split
+        const dist::Stats& a = single.stats;
+        std::printf("  %-4s %-24.24s %8.2f %8.3f %8.3f %9.3f %8.3f %9.3f %8.3f %8.3f %9.3f %5zu\n", "1x1", device.c_str(),
+                    a.total > 0 ? flops / a.total * 1e-12 : 0.0, a.total, a.startup, a.compute, a.gemm_span, a.wait_comm,
+                    a.wait_device, a.pack, a.transfer_c, a.steps);
+      }
       std::fflush(stdout);
       doc["results"].push_back(row);
     }
@@ -235,6 +260,8 @@ int main(int argc, char** argv) {
   app.add_option("--grid", s.grid, "process grid PxQ (default: the most square one of all ranks)");
   app.add_option("--block", s.block, "block size of the block-cyclic layout")->check(CLI::Range(size_t(1), size_t(1) << 20));
   app.add_option("--panel", s.panel, "k per SUMMA step (0: chosen from N)");
+  app.add_option("--form", s.form, "where the local blocks live: host (clgemm_p?gemm) or device (cl_mem)")
+      ->check(CLI::IsMember({"host", "device"}));
   app.add_option("--repeat", s.repeat, "timed runs")->check(CLI::Range(1, 1000));
   app.add_option("--warmup", s.warmup, "untimed runs first")->check(CLI::Range(0, 100));
   app.add_flag("!--no-single", s.single, "do not time rank 0 alone");
