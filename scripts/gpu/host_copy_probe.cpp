@@ -2,6 +2,7 @@
 // threaded host copies (memcpy against non-temporal stores) with one or two processes copying at
 // once, and the rate of uploads from pinned, pageable and shared (CL_MEM_USE_HOST_PTR) memory.
 //   host_copy_probe [MiB]      (CLGEMM_DEVICE picks the device, as in the other probes)
+#define CL_TARGET_OPENCL_VERSION 300
 #include "probe_device.hpp"
 
 #include <immintrin.h>

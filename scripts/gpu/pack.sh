@@ -41,6 +41,9 @@ g++ -O2 -std=c++17 scripts/gpu/batched_probe.cpp -Iinclude -L"$BUILD" -lclgemm -
   -o "$PACK/bin/batched_probe"
 g++ -O2 -std=c++17 scripts/gpu/precision_probe.cpp -Iinclude -L"$BUILD" -lclgemm -lclblast -lOpenCL \
   -o "$PACK/bin/precision_probe"
+# The host-copy probe: threaded copies and uploads from pinned, pageable and registered memory,
+# which bound the distributed GEMM's host side (docs/distributed.md).
+g++ -O2 -std=c++17 scripts/gpu/host_copy_probe.cpp -Iinclude -lOpenCL -lpthread -o "$PACK/bin/host_copy_probe"
 # The profiling probes (scripts/gpu/profile.sh), where the CUDA toolkit is here to build them.
 if command -v nvcc > /dev/null; then
   nvcc -O2 scripts/gpu/ptx_profile.cpp -o "$PACK/bin/ptx_profile" -lcuda
