@@ -4,8 +4,8 @@
 // The two kinds go on two communicators: collectives match by order, and a process announces a
 // read when its uploads end, at a time the others cannot foresee, so only each kind on its own is
 // in the same order (that of the steps) on every process.
-// Each process's part starts on a page of its segment (MPI puts a header before it) and takes
-// whole pages, so that a driver can pin it.
+// Each process's part starts on the first page boundary of its segment (which MPI need not align)
+// and takes whole pages, so that a driver can pin it.
 #include "dist/node_exchange.hpp"
 
 #include "dist/host_staging.hpp"

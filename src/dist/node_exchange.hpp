@@ -32,9 +32,9 @@ class NodeExchange {
   void publish(size_t s);
   // Whether every process has published step s.
   bool published(size_t s);
-  // Registers every process's segment with `context` (kept with the window), so that uploads
-  // from piece() run at pinned speed. False where the driver refuses or the segments are not
-  // page-aligned: then gather() is the way.
+  // Registers every process's part of the window with `context` (kept with the window), so that
+  // uploads from piece() run at pinned speed. False where the driver refuses or
+  // $CLGEMM_DIST_SHARED is "copy": then gather() is the way.
   bool register_with(const cl::Context& context);
   // Process q's piece of step s, once published(s).
   const char* piece(size_t s, int q) const;
