@@ -1,6 +1,8 @@
 // host_staging.cpp — pinned host buffers and threaded block copies.
 #include "dist/host_staging.hpp"
 
+#include "dist/launcher_env.hpp"
+
 #include <clgemm/error.hpp>
 
 #include <algorithm>
@@ -16,16 +18,6 @@ namespace {
 // Chunks of C moved at a time: large enough for full-speed copies, small enough that two of them
 // cost little pinned memory.
 constexpr size_t kChunkBytes = size_t(64) << 20;
-
-unsigned ranks_on_host() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE"}) {
-    if (const char* v = std::getenv(name)) {
-      const long n = std::strtol(v, nullptr, 10);
-      if (n > 0) return unsigned(n);
-    }
-  }
-  return 1;
-}
 
 }  // namespace
 
@@ -67,7 +59,8 @@ unsigned copy_threads() {
     if (n > 0) return unsigned(std::min<long>(n, 64));
   }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::clamp(cores / ranks_on_host(), 1u, 16u);
+  const unsigned ranks = unsigned(std::max(launcher_local_size(), 1));
+  return std::clamp(cores / ranks, 1u, 16u);
 }
 
 void copy_bytes(const char* src, char* dst, size_t bytes) {

@@ -1,7 +1,10 @@
 // rank_device.cpp — one OpenCL device per rank: the one named, else $CLGEMM_DEVICE, else the GPU
 // of the rank's index on its host, else the default device (a CPU one where there is no GPU).
+#include "dist/launcher_env.hpp"
+
 #include <clgemm/dist.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -24,17 +27,7 @@ DeviceInfo rank_device(const std::string& spec) {
 
 }  // namespace
 
-int local_rank() {
-  // The variables the common launchers set: Open MPI, MPICH and Intel MPI (Hydra), Slurm.
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK", "SLURM_LOCALID"}) {
-    if (const char* v = std::getenv(name)) {
-      char* end = nullptr;
-      const long r = std::strtol(v, &end, 10);
-      if (end != v && r >= 0) return int(r);
-    }
-  }
-  return 0;
-}
+int local_rank() { return std::max(launcher_local_rank(), 0); }
 
 Context& rank_context() {
   std::lock_guard<std::mutex> lock(device_mutex);

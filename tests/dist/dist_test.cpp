@@ -262,6 +262,19 @@ void run_errors(const Grid& g) {
   expect("DESCC(CTXT_) not a grid", -1902, "N", "N", &m, &n, &k, &one, A.desc, &one, B.desc, spoiled(C.desc, 2, 9999).data());
 }
 
+// This rank's index on its host as the launcher's environment gives it (which picks its GPU),
+// against MPI's own split of the ranks by host.
+void check_local_rank() {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int on_host = 0;
+  MPI_Comm_rank(node, &on_host);
+  MPI_Comm_free(&node);
+  if (clgemm::dist::local_rank() != on_host)
+    fail("local_rank() = " + std::to_string(clgemm::dist::local_rank()) + ", MPI places this rank at " +
+         std::to_string(on_host) + " on its host");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -281,6 +294,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
+  check_local_rank();
   Grid g;
   int me = 0, procs = 0;
   Cblacs_pinfo(&me, &procs);
