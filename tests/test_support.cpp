@@ -250,4 +250,29 @@ void check_batched_calls(size_t m, size_t n, size_t k, const GemmOptions& option
   }
 }
 
+void expect_scale_kernel_works(const Context& ctx, cl::Kernel kernel) {
+  const int m = 3, n = 5, ldc = 7;
+  std::vector<float> host(size_t(m) * ldc);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = float(i) + 0.5f;
+  cl::Buffer c(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float), host.data());
+  int arg = 0;
+  kernel.setArg(arg++, cl_int(m));
+  kernel.setArg(arg++, cl_int(n));
+  kernel.setArg(arg++, cl_float(2.0f));
+  kernel.setArg(arg++, c);
+  kernel.setArg(arg++, cl_ulong(0));
+  kernel.setArg(arg++, cl_int(ldc));
+  kernel.setArg(arg++, cl_ulong(0));            // c_stride: one item
+  kernel.setArg(arg++, sizeof(cl_mem), nullptr);  // no per-item arrays
+  kernel.setArg(arg++, sizeof(cl_mem), nullptr);
+  ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(8, 8), cl::NDRange(8, 8));
+  std::vector<float> out(host.size());
+  ctx.queue().enqueueReadBuffer(c, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < ldc; ++j) {
+      const size_t at = size_t(i) * ldc + j;
+      EXPECT_EQ(out[at], j < n ? 2.0f * host[at] : host[at]) << "row " << i << " column " << j;
+    }
+}
+
 }  // namespace clgemm::test

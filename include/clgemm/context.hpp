@@ -6,12 +6,16 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace clgemm {
 
 class ProgramCache;
+namespace detail {
+struct PtxMarkerRule;  // src/runtime/ptx_markers.hpp
+}
 
 class Context {
  public:
@@ -34,6 +38,13 @@ class Context {
   // .minnctapersm, since OpenCL C has no launch bounds); other devices ignore it.
   cl::Kernel kernel(const std::vector<std::string>& sources, const std::string& options,
                     const std::string& entry, unsigned min_groups_per_cu = 0) const;
+
+  // The kernel built with sm_90a instructions in place of its PTX markers (runtime/ptx_markers.hpp),
+  // `markers` naming what replaces each; nullopt where the device returns no PTX or refuses the
+  // patched program, so that the caller takes another kernel.
+  std::optional<cl::Kernel> patched_kernel(const std::vector<std::string>& sources, const std::string& options,
+                                           const std::string& entry, const std::vector<detail::PtxMarkerRule>& markers,
+                                           const std::string& target = "sm_90a") const;
 
   // The folder of the on-disk program cache; empty when it is disabled.
   std::string program_cache_dir() const;

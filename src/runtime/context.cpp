@@ -49,16 +49,39 @@ Context::~Context() = default;
 
 std::string Context::program_cache_dir() const { return programs_->disk_dir(); }
 
-cl::Kernel Context::kernel(const std::vector<std::string>& sources, const std::string& options,
-                           const std::string& entry, unsigned min_groups_per_cu) const {
+namespace {
+
+// A program's name in the caches: its source files in order.
+std::string program_name(const std::vector<std::string>& sources) {
   std::string name;
   for (const auto& path : sources) name += path + ";";
-  cl::Program program = programs_->get(name, options, [&] {
-    std::string text;
-    for (const auto& path : sources) text += "// ---- " + path + "\n" + detail::kernel_source(path) + "\n";
-    return text;
-  }, min_groups_per_cu);
+  return name;
+}
+
+// Its text: the files concatenated, each under a line that names it.
+std::string program_text(const std::vector<std::string>& sources) {
+  std::string text;
+  for (const auto& path : sources) text += "// ---- " + path + "\n" + detail::kernel_source(path) + "\n";
+  return text;
+}
+
+}  // namespace
+
+cl::Kernel Context::kernel(const std::vector<std::string>& sources, const std::string& options,
+                           const std::string& entry, unsigned min_groups_per_cu) const {
+  cl::Program program =
+      programs_->get(program_name(sources), options, [&] { return program_text(sources); }, min_groups_per_cu);
   return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(program, entry.c_str()); });
+}
+
+std::optional<cl::Kernel> Context::patched_kernel(const std::vector<std::string>& sources, const std::string& options,
+                                                  const std::string& entry,
+                                                  const std::vector<detail::PtxMarkerRule>& markers,
+                                                  const std::string& target) const {
+  const auto program =
+      programs_->get_patched(program_name(sources), options, [&] { return program_text(sources); }, markers, target);
+  if (!program) return std::nullopt;
+  return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(*program, entry.c_str()); });
 }
 
 namespace {

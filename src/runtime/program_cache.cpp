@@ -51,6 +51,54 @@ cl::Program ProgramCache::get(const std::string& name, const std::string& option
   return program;
 }
 
+std::optional<cl::Program> ProgramCache::get_patched(const std::string& name, const std::string& options_in,
+                                                     const std::function<std::string()>& source,
+                                                     const std::vector<detail::PtxMarkerRule>& rules,
+                                                     const std::string& target) {
+  const std::string options = options_in + extra_options();
+  std::string edits = "[patched for " + target + "]";
+  for (const auto& r : rules) edits += "\n" + r.name + " " + std::to_string(r.operands) + "\n" + r.body;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto key = std::make_pair(name, options + edits);
+  auto it = patched_.find(key);
+  if (it != patched_.end()) return it->second;
+  std::optional<cl::Program> program;
+  const std::string text = source();
+  const std::string disk_key = detail::DiskCache::key(
+      {device_.platform, device_.name, device_.vendor, device_.driver, device_.version, options, text, edits});
+  if (auto binary = disk_.load(disk_key)) {
+    try {
+      program = build_from_binary(*binary, options);
+    } catch (const cl::Error&) {
+      disk_.remove(disk_key);  // a binary this driver no longer accepts: patch again below
+    }
+  }
+  if (!program) {
+    std::vector<unsigned char> ptx_bytes;
+    try {
+      const auto binaries = build_from_source(text, options).getInfo<CL_PROGRAM_BINARIES>();
+      if (!binaries.empty()) ptx_bytes = binaries.front();
+    } catch (const cl::Error&) {
+    }
+    std::string ptx(ptx_bytes.begin(), ptx_bytes.end());
+    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+    if (detail::is_ptx(ptx)) {
+      const std::string patched = detail::patch_ptx_markers(ptx, rules, target).ptx;
+      std::vector<unsigned char> bytes(patched.begin(), patched.end());
+      bytes.push_back('\0');
+      try {
+        program = build_from_binary(bytes, options);
+        append_build_log(*program, device_.device, options + " (PTX patched for " + target + ")");
+        disk_.store(disk_key, bytes);
+      } catch (const cl::Error&) {
+        // The driver refuses the patched PTX (no such architecture): nullopt, remembered.
+      }
+    }
+  }
+  patched_.emplace(std::move(key), program);
+  return program;
+}
+
 cl::Program ProgramCache::build(const std::string& source, const std::string& options, unsigned min_groups_per_cu) {
   const std::string key = detail::DiskCache::key({device_.platform, device_.name, device_.vendor, device_.driver,
                                                   device_.version, options, source,

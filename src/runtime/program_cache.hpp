@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/disk_cache.hpp"
+#include "runtime/ptx_markers.hpp"
 
 #include <clgemm/device.hpp>
 
@@ -30,6 +31,14 @@ class ProgramCache {
   cl::Program get(const std::string& name, const std::string& options, const std::function<std::string()>& source,
                   unsigned min_groups_per_cu = 0);
 
+  // The same program with its PTX markers replaced (ptx_markers.hpp) and its target raised to
+  // `target`, built from the patched PTX. nullopt where the device's binary is not PTX or its
+  // driver refuses the patched PTX, remembered for the cache's life: the caller falls back to a
+  // kernel without the markers. Throws Error(BuildFailure) where the patch itself is wrong.
+  std::optional<cl::Program> get_patched(const std::string& name, const std::string& options,
+                                         const std::function<std::string()>& source,
+                                         const std::vector<detail::PtxMarkerRule>& rules, const std::string& target);
+
   // Where the on-disk copies go (empty when disabled).
   std::string disk_dir() const { return disk_.dir(); }
 
@@ -47,6 +56,7 @@ class ProgramCache {
   detail::DiskCache disk_;
   std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;
+  std::map<std::pair<std::string, std::string>, std::optional<cl::Program>> patched_;  // nullopt: refused
 };
 
 }  // namespace clgemm
