@@ -39,11 +39,16 @@ size_t choose_panel(const SummaProblem& p, const Options& o) {
   return std::clamp<size_t>(w, 1, std::max<size_t>(p.k, 1));
 }
 
-bool event_done(cl_event e) {
-  if (!e) return true;
+// A command's execution status: CL_COMPLETE for no event, negative where it failed or cannot be read.
+cl_int event_status(cl_event e) {
   cl_int status = CL_COMPLETE;
-  if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS || status < 0)
-    throw Error(Status::OpenCLError, "a command of the distributed GEMM failed on the device");
+  if (e && clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS) status = -1;
+  return status;
+}
+
+bool event_done(cl_event e) {
+  const cl_int status = event_status(e);
+  if (status < 0) throw Error(Status::OpenCLError, "a command of the distributed GEMM failed on the device");
   return status == CL_COMPLETE;
 }
 
@@ -217,9 +222,7 @@ class Summa {
   // A finished upload, or a failed one (kept for the vote): either way the window is not read
   // any more.
   bool upload_over(cl_event e) {
-    if (!e) return true;
-    cl_int status = CL_COMPLETE;
-    if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS) status = -1;
+    const cl_int status = event_status(e);
     if (status < 0 && failure_.empty()) {
       failure_ = "uploading a panel failed (OpenCL status " + std::to_string(status) + ")";
       failure_status_ = Status::OpenCLError;

@@ -64,32 +64,23 @@ std::optional<cl::Program> ProgramCache::get_patched(const std::string& name, co
   if (it != patched_.end()) return it->second;
   std::optional<cl::Program> program;
   const std::string text = source();
-  const std::string disk_key = detail::DiskCache::key(
-      {device_.platform, device_.name, device_.vendor, device_.driver, device_.version, options, text, edits});
-  if (auto binary = disk_.load(disk_key)) {
+  const std::string stored = disk_key(options, text, edits);
+  if (auto binary = disk_.load(stored)) {
     try {
       program = build_from_binary(*binary, options);
     } catch (const cl::Error&) {
-      disk_.remove(disk_key);  // a binary this driver no longer accepts: patch again below
+      disk_.remove(stored);  // a binary this driver no longer accepts: patch again below
     }
   }
   if (!program) {
-    std::vector<unsigned char> ptx_bytes;
-    try {
-      const auto binaries = build_from_source(text, options).getInfo<CL_PROGRAM_BINARIES>();
-      if (!binaries.empty()) ptx_bytes = binaries.front();
-    } catch (const cl::Error&) {
-    }
-    std::string ptx(ptx_bytes.begin(), ptx_bytes.end());
-    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-    if (detail::is_ptx(ptx)) {
-      const std::string patched = detail::patch_ptx_markers(ptx, rules, target).ptx;
+    if (const auto ptx = ptx_of(build_from_source(text, options))) {
+      const std::string patched = detail::patch_ptx_markers(ptx->text, rules, target).ptx;
       std::vector<unsigned char> bytes(patched.begin(), patched.end());
-      bytes.push_back('\0');
+      bytes.insert(bytes.end(), ptx->nuls, '\0');
       try {
         program = build_from_binary(bytes, options);
         append_build_log(*program, device_.device, options + " (PTX patched for " + target + ")");
-        disk_.store(disk_key, bytes);
+        disk_.store(stored, bytes);
       } catch (const cl::Error&) {
         // The driver refuses the patched PTX (no such architecture): nullopt, remembered.
       }
@@ -100,9 +91,7 @@ std::optional<cl::Program> ProgramCache::get_patched(const std::string& name, co
 }
 
 cl::Program ProgramCache::build(const std::string& source, const std::string& options, unsigned min_groups_per_cu) {
-  const std::string key = detail::DiskCache::key({device_.platform, device_.name, device_.vendor, device_.driver,
-                                                  device_.version, options, source,
-                                                  "min groups per unit " + std::to_string(min_groups_per_cu)});
+  const std::string key = disk_key(options, source, "min groups per unit " + std::to_string(min_groups_per_cu));
   if (auto binary = disk_.load(key)) {
     try {
       cl::Program program = build_from_binary(*binary, options);
@@ -124,6 +113,25 @@ cl::Program ProgramCache::build(const std::string& source, const std::string& op
   return program;
 }
 
+std::string ProgramCache::disk_key(const std::string& options, const std::string& source, const std::string& edits) const {
+  return detail::DiskCache::key({device_.platform, device_.name, device_.vendor, device_.driver, device_.version, options,
+                                 source, edits});
+}
+
+std::optional<ProgramCache::Ptx> ProgramCache::ptx_of(const cl::Program& program) {
+  std::vector<std::vector<unsigned char>> binaries;
+  try {
+    binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  } catch (const cl::Error&) {
+    return std::nullopt;  // some drivers cannot return binaries
+  }
+  if (binaries.empty()) return std::nullopt;
+  Ptx ptx{std::string(binaries.front().begin(), binaries.front().end()), 0};
+  while (!ptx.text.empty() && ptx.text.back() == '\0') ptx.text.pop_back(), ++ptx.nuls;
+  if (!detail::is_ptx(ptx.text)) return std::nullopt;
+  return ptx;
+}
+
 cl::Program ProgramCache::build_from_binary(const std::vector<unsigned char>& binary, const std::string& options) {
   cl::Program::Binaries bins{binary};
   cl::Program program(context_, {device_.device}, bins);
@@ -134,16 +142,12 @@ cl::Program ProgramCache::build_from_binary(const std::vector<unsigned char>& bi
 std::optional<cl::Program> ProgramCache::with_min_groups(const cl::Program& program, const std::string& options,
                                                          unsigned min_groups_per_cu) {
   try {
-    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-    if (binaries.empty()) return std::nullopt;
-    std::string ptx(binaries.front().begin(), binaries.front().end());
-    size_t nuls = 0;  // a terminating NUL, if the driver put one, goes back at the end
-    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back(), ++nuls;
-    if (!detail::is_ptx(ptx)) return std::nullopt;
-    const auto edited = detail::with_min_blocks_per_sm(ptx, min_groups_per_cu);
+    const auto ptx = ptx_of(program);
+    if (!ptx) return std::nullopt;
+    const auto edited = detail::with_min_blocks_per_sm(ptx->text, min_groups_per_cu);
     if (!edited) return std::nullopt;
     std::vector<unsigned char> bytes(edited->begin(), edited->end());
-    bytes.insert(bytes.end(), nuls, '\0');
+    bytes.insert(bytes.end(), ptx->nuls, '\0');
     cl::Program capped = build_from_binary(bytes, options);
     append_build_log(capped, device_.device, options + " (.minnctapersm " + std::to_string(min_groups_per_cu) + ")");
     return capped;

@@ -46,6 +46,16 @@ class ProgramCache {
   cl::Program build(const std::string& source, const std::string& options, unsigned min_groups_per_cu);
   cl::Program build_from_source(const std::string& source, const std::string& options);
   cl::Program build_from_binary(const std::vector<unsigned char>& binary, const std::string& options);
+  // The disk cache's key of a program: this device and driver, the options, the source and how
+  // its binary was edited.
+  std::string disk_key(const std::string& options, const std::string& source, const std::string& edits) const;
+  // A program's binary where it is PTX text (NVIDIA), without the NULs the driver ends it with;
+  // they go back after an edit.
+  struct Ptx {
+    std::string text;
+    size_t nuls = 0;
+  };
+  static std::optional<Ptx> ptx_of(const cl::Program& program);
   // The program rebuilt from its PTX with .minnctapersm; nullopt when the binary is not PTX or
   // the driver refuses the edited one (the caller keeps the original).
   std::optional<cl::Program> with_min_groups(const cl::Program& program, const std::string& options,
