@@ -142,6 +142,7 @@ TEST_P(PrecisionSweep, MatchesAFloat64ReferenceOnEveryPath) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   const GemmShape shapes[] = {{1, 1, 1}, {7, 9, 13}, {65, 7, 129}, {129, 63, 64}};
+  const bool wgmma = planning_device(shared_context().info()).sm90a_patching;
   for (const GemmShape& s : shapes)
     for (const Layout layout : {Layout::RowMajor, Layout::ColMajor})
       for (const Transpose ta : {Transpose::No, Transpose::Yes})
@@ -165,6 +166,8 @@ TEST_P(PrecisionSweep, MatchesAFloat64ReferenceOnEveryPath) {
           if (tall_reads) paths.push_back(GemmPath::Tall);
           if (wide_reads) paths.push_back(GemmPath::Wide);
           if (s.m * s.n <= 128) paths.push_back(GemmPath::Tiny);  // any layout, as for batches of tiny items
+          // Hopper's tensor cores, where this device's driver builds them (not on PoCL).
+          if (wgmma && combo.in != DataType::F32 && combo.in != DataType::F64) paths.push_back(GemmPath::Wgmma);
           for (const GemmPath path : paths) {
             const std::string failure = run_case(combo, cs, path, rng);
             EXPECT_EQ(failure, "") << data_type_name(combo.in) << " -> " << data_type_name(combo.out) << ", path "

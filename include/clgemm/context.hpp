@@ -41,10 +41,10 @@ class Context {
 
   // The kernel built with sm_90a instructions in place of its PTX markers (runtime/ptx_markers.hpp),
   // `markers` naming what replaces each; nullopt where the device returns no PTX or refuses the
-  // patched program, so that the caller takes another kernel.
+  // patched program, so that the caller takes another kernel. `min_groups_per_cu` as for kernel().
   std::optional<cl::Kernel> patched_kernel(const std::vector<std::string>& sources, const std::string& options,
                                            const std::string& entry, const std::vector<detail::PtxMarkerRule>& markers,
-                                           const std::string& target = "sm_90a") const;
+                                           const std::string& target = "sm_90a", unsigned min_groups_per_cu = 0) const;
 
   // The folder of the on-disk program cache; empty when it is disabled.
   std::string program_cache_dir() const;

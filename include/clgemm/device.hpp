@@ -29,6 +29,9 @@ struct DeviceInfo {
   bool available = true;           // CL_DEVICE_AVAILABLE
   bool compiler_available = true;  // CL_DEVICE_COMPILER_AVAILABLE: clgemm builds kernels from source
   size_t registers_per_work_group = 0;  // NVIDIA only (cl_nv_device_attribute_query); 0 = unknown
+  // An NVIDIA sm_90 whose driver builds PTX patched for sm_90a (the wgmma path). Building is the
+  // only test, so describe_device leaves it false; gemm() finds it on its context, once.
+  bool sm90a_patching = false;
   std::string architecture;        // e.g. "sm_90" on NVIDIA; the PoCL target CPU ("skylake-avx512"); else 
   std::vector<std::string> extensions;  // all extensions the device reports
   cl::Device device;

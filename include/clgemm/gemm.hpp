@@ -59,10 +59,14 @@ enum class GemmPath {
            // same launch where C has one row (one column), by a second kernel otherwise
   Tiny,    // batches of tiny items (at most 128 elements of C, 64 deep): one work-item per element of
            // C of the whole batch, many items to a work-group, operands read in place
+  Wgmma,   // Hopper tensor cores through wgmma (NVIDIA sm_90, PTX patched for sm_90a: DeviceInfo::
+           // sm90a_patching): f16 and bf16 operands with float32 sums, and f32 operands with
+           // GemmOptions::math Tf32. Reads A as stored and B stored transposed in place (rows on
+           // 128-byte lines); copies any other operand into that form first
 };
 
-// "auto", "direct", "packed", "tall", "tensor", "wide" or "tiny": how the CLI and the Python
-// package name a path.
+// "auto", "direct", "packed", "tall", "tensor", "wide", "tiny" or "wgmma": how the CLI and the
+// Python package name a path.
 const char* path_name(GemmPath path);
 
 // The arithmetic of the products (GemmOptions::math).
@@ -167,6 +171,11 @@ struct CallPlan {
   std::vector<PlannedTemporary> temporaries;
   std::string describe() const;
 };
+
+// `device` as gemm() plans for it: with DeviceInfo::sm90a_patching found, on an NVIDIA sm_90, by
+// building the wgmma kernel patched for sm_90a once (on a context of its own); other devices come
+// back as they are. Pass the result to plan_call to see the plan gemm() would make.
+DeviceInfo planning_device(const DeviceInfo& device);
 
 // What gemm (with batch_count = 1) or gemm_strided_batched would run for `call` on `device`,
 // without running anything. The buffers are not looked at and may be null; the layout,

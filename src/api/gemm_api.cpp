@@ -6,6 +6,7 @@
 #include "api/context_registry.hpp"
 #include "api/gemm_checks.hpp"
 #include "api/grouped_checks.hpp"
+#include "api/sm90a_probe.hpp"
 #include "exec/gemm_exec.hpp"
 #include "plan/grouped_launch.hpp"
 #include "plan/launch_builder.hpp"
@@ -60,8 +61,11 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
   const GemmOptions with_compute = detail::with_compute(call, options);
   const cl::CommandQueue q(queue, true);
   if (options.events) options.events->clear();
-  const detail::LaunchPlan plan = scale_only ? detail::build_scale_plan(ctx.info(), g, spec)
-                       : detail::build_launch_plan(ctx.info(), detail::plan_parts(ctx.info(), g, spec, with_compute));
+  DeviceInfo scratch;
+  const DeviceInfo& device =
+      scale_only ? ctx.info() : detail::planning_device(ctx, g.type, with_compute.math, scratch);
+  const detail::LaunchPlan plan = scale_only ? detail::build_scale_plan(device, g, spec)
+                       : detail::build_launch_plan(device, detail::plan_parts(device, g, spec, with_compute));
   hand_back(detail::enqueue_plan(ctx, q, plan, {g.a.buffer, g.b.buffer, g.c.buffer}, options.events), event);
 }
 

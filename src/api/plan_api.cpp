@@ -53,6 +53,7 @@ const char* path_name(GemmPath path) {
     case GemmPath::Tensor: return "tensor";
     case GemmPath::Wide: return "wide";
     case GemmPath::Tiny: return "tiny";
+    case GemmPath::Wgmma: return "wgmma";
     default: return "direct";
   }
 }

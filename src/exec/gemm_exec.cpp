@@ -113,14 +113,23 @@ void set_args(cl::Kernel& k, const Command& c, const Bound& bound) {
   }
 }
 
+// The command's kernel. The planner takes a patched kernel only where the API found the driver
+// building one on this context (api/sm90a_probe.hpp); a configuration the driver still refuses is
+// an error, not a silent change of arithmetic.
+cl::Kernel kernel_of(const Context& ctx, const Command& c) {
+  if (c.ptx_rules.empty()) return ctx.kernel(c.sources, c.options, c.entry, c.min_groups_per_cu);
+  if (auto k = ctx.patched_kernel(c.sources, c.options, c.entry, c.ptx_rules, "sm_90a", c.min_groups_per_cu)) return *k;
+  throw Error(Status::BuildFailure, "the driver refused the " + c.what + " kernel patched for sm_90a (options '" +
+                                        c.options + "'); clgemm::take_warnings() holds its words");
+}
+
 }  // namespace
 
 cl::Event enqueue_plan(const Context& ctx, const cl::CommandQueue& q, const LaunchPlan& plan,
                        const CallerBuffers& buffers, std::vector<cl::Event>* trace) {
   return guard_cl("enqueueing a GEMM", [&] {
     std::vector<cl::Kernel> kernels;
-    for (const Command& c : plan.commands)
-      kernels.push_back(ctx.kernel(c.sources, c.options, c.entry, c.min_groups_per_cu));
+    for (const Command& c : plan.commands) kernels.push_back(kernel_of(ctx, c));
     const bool ordered = in_order(q);
     const Bound bound = bind(ctx, q, ordered, plan, buffers);
     for (size_t i = 0; i < plan.commands.size(); ++i) set_args(kernels[i], plan.commands[i], bound);

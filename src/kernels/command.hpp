@@ -5,6 +5,8 @@
 
 #include <clgemm/types.hpp>
 
+#include "runtime/ptx_markers.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +41,9 @@ struct Command {
   std::string options;               // build options (-D values)
   std::string entry;                 // the kernel function
   unsigned min_groups_per_cu = 0;    // Context::kernel's register cap (NVIDIA), 0 for none
+  // Markers the program's PTX has replaced (Context::patched_kernel, sm_90a); empty for a plain
+  // build.
+  std::vector<PtxMarkerRule> ptx_rules;
   size_t dims = 1;
   std::array<size_t, 3> global{1, 1, 1}, local{1, 1, 1};
   std::vector<KernelArg> args;

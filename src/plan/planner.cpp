@@ -13,6 +13,7 @@
 #include "kernels/gemm/tall_kernel.hpp"
 #include "kernels/gemm/tiny_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "runtime/warnings.hpp"
 #include "database/database.hpp"
@@ -307,6 +308,46 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   return plan;
 }
 
+// The wgmma path's plan, or nothing where the planner goes on to the other paths: for the
+// arithmetic wgmma computes (wgmma_arithmetic), on a device whose driver builds the patched
+// program, at shapes where it pays.
+std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
+                                   DataType type, size_t batch) {
+  const bool forced = o.force_path == GemmPath::Wgmma;
+  const bool arithmetic = detail::wgmma_arithmetic(type, o.math);
+  if (forced && !arithmetic)
+    throw Error(Status::InvalidArgument, std::string("the wgmma path multiplies f16 or bf16 operands, or f32 ones with "
+                                                     "GemmOptions::math Tf32; these are ") +
+                                             data_type_name(type) + " with " + math_name(o.math));
+  if (forced && !device.sm90a_patching)
+    throw Error(Status::InvalidArgument,
+                "the wgmma path needs an NVIDIA GPU of compute capability 9.0 whose driver builds PTX patched for "
+                "sm_90a; " + device.name + (detail::wgmma_architecture(device) ? " did not build it" : " is not one"));
+  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !arithmetic ||
+                  !device.sm90a_patching || !detail::wgmma_pays(m, n, k)))
+    return std::nullopt;
+  GemmPlan plan;
+  plan.path = GemmPath::Wgmma;
+  plan.params = detail::resolve_params(detail::wgmma_descriptor(), device,
+                                      o.force_params.empty() ? detail::wgmma_tiles(device, m, n, batch) : o.force_params);
+  plan.source = o.force_params.empty() ? "the wgmma kernel's defaults (measured on an H100)"
+                                       : "the caller's overrides of the wgmma kernel's defaults";
+  plan.reason = forced ? "path forced by the caller"
+                       : std::string(type == DataType::F32 ? "TF32" : data_type_name(type)) +
+                             " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)";
+  return plan;
+}
+
+// Why a call whose arithmetic wgmma computes runs elsewhere on an sm_90 device ("" where it does
+// not matter: another device, or a shape or force that rules the path out anyway).
+std::string wgmma_refused(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type) {
+  if (device.sm90a_patching || !detail::wgmma_architecture(device) || !detail::wgmma_arithmetic(type, o.math) ||
+      o.force_path != GemmPath::Auto || !o.force_params.empty() || !detail::wgmma_pays(m, n, k))
+    return "";
+  return "; not the wgmma path: the driver did not build PTX patched for sm_90a (or the device was described "
+         "without trying: clgemm::planning_device)";
+}
+
 // The plan for the whole call, edges included; `allow_tall` = false leaves the tall kernel out
 // (for calls whose A it cannot read).
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall,
@@ -326,6 +367,9 @@ std::string GemmPlan::describe() const {
   else if (path == GemmPath::Wide)
     os << "wide: one kernel that streams the large operand in place along its rows, the short one from the "
           "caches (";
+  else if (path == GemmPath::Wgmma)
+    os << "wgmma: Hopper tensor-core kernel (PTX patched for sm_90a), A as stored and B transposed read in place "
+          "where their rows are aligned, packed otherwise (";
   else if (path == GemmPath::Tiny)
     os << "tiny: one kernel, a work-item per element of C of the whole batch, operands read in place (";
   else
@@ -356,6 +400,8 @@ bool forces_nothing(const GemmOptions& o) {
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                        DataType type, bool allow_tall = true, size_t batch = 1);
+GemmPlan plan_elsewhere(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
+                        DataType type, bool allow_tall, size_t batch);
 
 }  // namespace
 
@@ -388,6 +434,15 @@ namespace {
 
 GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                        DataType type, bool allow_tall, size_t batch) {
+  if (auto wgmma = plan_wgmma(device, m, n, k, o, type, batch)) return *wgmma;
+  GemmPlan plan = plan_elsewhere(device, m, n, k, o, type, allow_tall, batch);
+  plan.reason += wgmma_refused(device, m, n, k, o, type);
+  return plan;
+}
+
+// The plan without the wgmma path.
+GemmPlan plan_elsewhere(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
+                        DataType type, bool allow_tall, size_t batch) {
   if (type != DataType::F32 && o.force_path == GemmPath::Tensor)
     throw Error(Status::InvalidArgument, std::string("the tensor path multiplies f32 operands; these are ") +
                                              data_type_name(type));

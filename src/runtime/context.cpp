@@ -77,9 +77,9 @@ cl::Kernel Context::kernel(const std::vector<std::string>& sources, const std::s
 std::optional<cl::Kernel> Context::patched_kernel(const std::vector<std::string>& sources, const std::string& options,
                                                   const std::string& entry,
                                                   const std::vector<detail::PtxMarkerRule>& markers,
-                                                  const std::string& target) const {
-  const auto program =
-      programs_->get_patched(program_name(sources), options, [&] { return program_text(sources); }, markers, target);
+                                                  const std::string& target, unsigned min_groups_per_cu) const {
+  const auto program = programs_->get_patched(program_name(sources), options, [&] { return program_text(sources); },
+                                              markers, target, min_groups_per_cu);
   if (!program) return std::nullopt;
   return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(*program, entry.c_str()); });
 }

@@ -6,6 +6,7 @@
 
 #include "runtime/cl_error.hpp"
 #include "runtime/ptx_directives.hpp"
+#include "runtime/warnings.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -54,10 +55,11 @@ cl::Program ProgramCache::get(const std::string& name, const std::string& option
 std::optional<cl::Program> ProgramCache::get_patched(const std::string& name, const std::string& options_in,
                                                      const std::function<std::string()>& source,
                                                      const std::vector<detail::PtxMarkerRule>& rules,
-                                                     const std::string& target) {
+                                                     const std::string& target, unsigned min_groups_per_cu) {
   const std::string options = options_in + extra_options();
   std::string edits = "[patched for " + target + "]";
   for (const auto& r : rules) edits += "\n" + r.name + " " + std::to_string(r.operands) + "\n" + r.body;
+  if (min_groups_per_cu > 0) edits += "\nmin groups per unit " + std::to_string(min_groups_per_cu);
   std::lock_guard<std::mutex> lock(mutex_);
   auto key = std::make_pair(name, options + edits);
   auto it = patched_.find(key);
@@ -74,15 +76,29 @@ std::optional<cl::Program> ProgramCache::get_patched(const std::string& name, co
   }
   if (!program) {
     if (const auto ptx = ptx_of(build_from_source(text, options))) {
-      const std::string patched = detail::patch_ptx_markers(ptx->text, rules, target).ptx;
+      std::string patched = detail::patch_ptx_markers(ptx->text, rules, target).ptx;
+      if (min_groups_per_cu > 0)
+        if (auto capped = detail::with_min_blocks_per_sm(patched, min_groups_per_cu)) patched = std::move(*capped);
       std::vector<unsigned char> bytes(patched.begin(), patched.end());
       bytes.insert(bytes.end(), ptx->nuls, '\0');
+      cl::Program candidate(context_, {device_.device}, cl::Program::Binaries{bytes});
       try {
-        program = build_from_binary(bytes, options);
+        candidate.build({device_.device}, options.c_str());
+        program = candidate;
         append_build_log(*program, device_.device, options + " (PTX patched for " + target + ")");
         disk_.store(stored, bytes);
       } catch (const cl::Error&) {
-        // The driver refuses the patched PTX (no such architecture): nullopt, remembered.
+        // The driver refuses the patched PTX (no such architecture, or the assembler rejects the
+        // program): nullopt, remembered, and the driver's words said once, since the caller
+        // quietly takes a slower kernel.
+        std::string log;
+        try {
+          log = candidate.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
+        } catch (const cl::Error&) {
+        }
+        detail::warn_once("the PTX patched for " + target + " (" + name + ") was refused by " + device_.name +
+                              "; a kernel without it runs instead" + (log.empty() ? "" : ": " + log.substr(0, 2000)),
+                          "patched " + name + options);
       }
     }
   }

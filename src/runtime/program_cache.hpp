@@ -37,7 +37,8 @@ class ProgramCache {
   // kernel without the markers. Throws Error(BuildFailure) where the patch itself is wrong.
   std::optional<cl::Program> get_patched(const std::string& name, const std::string& options,
                                          const std::function<std::string()>& source,
-                                         const std::vector<detail::PtxMarkerRule>& rules, const std::string& target);
+                                         const std::vector<detail::PtxMarkerRule>& rules, const std::string& target,
+                                         unsigned min_groups_per_cu = 0);
 
   // Where the on-disk copies go (empty when disabled).
   std::string disk_dir() const { return disk_.dir(); }

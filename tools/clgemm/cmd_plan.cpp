@@ -90,7 +90,7 @@ void run_plan(const PlanOptions& o) {
     throw Error(Status::InvalidArgument, "--math " + o.math + " computes on tensor cores from f32 operands; drop --math "
                                              "or --precision " + o.precision);
   check_output_file("--save", o.dev.save);
-  const DeviceInfo d = open_device(o.dev);
+  const DeviceInfo d = planning_device(open_device(o.dev));
   if (o.run)
     check_footprint(d, "--run with " + shape_text({o.m, o.n, o.k, o.batch}),
                     gemm_footprint({o.m, o.n, o.k}, 1, 1, call.a_type, call.c_type, o.batch));
@@ -101,6 +101,7 @@ void run_plan(const PlanOptions& o) {
                   : o.path == "tensor" ? GemmPath::Tensor
                   : o.path == "wide"   ? GemmPath::Wide
                   : o.path == "tiny"   ? GemmPath::Tiny
+                  : o.path == "wgmma"  ? GemmPath::Wgmma
                                        : GemmPath::Auto;
   go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
   go.force_edge_split = edges_toggle(o.edges);
@@ -167,8 +168,9 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--path", o->path,
                   "force a path: auto, direct, packed, tall (C of at most 16 columns; `plan` assumes row-major A and B, "
                   "not transposed), wide (C of at most 16 rows), tiny (batches of items of at most 128 elements of C, "
-                  "with --batch) or tensor (with --math 3xtf32 or tf32)")
-      ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor", "wide", "tiny"}));
+                  "with --batch), tensor (with --math 3xtf32 or tf32) or wgmma (Hopper: --precision f16 or bf16, or --math "
+                  "tf32)")
+      ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor", "wide", "tiny", "wgmma"}));
   cmd->add_option("--math", o->math,
                   "arithmetic: fp32 (default), 3xtf32 (tensor cores at float32 accuracy) or tf32 (tensor cores, "
                   "inputs rounded to TF32); the tensor ones on NVIDIA GPUs of sm_80 and newer, fp32 elsewhere")

@@ -1,0 +1,37 @@
+// sm90a_probe.cpp — see sm90a_probe.hpp.
+#include "api/sm90a_probe.hpp"
+
+#include "kernels/gemm/wgmma_kernel.hpp"
+#include "plan/wgmma_launch.hpp"
+
+namespace clgemm::detail {
+
+bool sm90a_patching(const Context& ctx) {
+  if (!wgmma_architecture(ctx.info())) return false;
+  const GemmKernelDescriptor& d = wgmma_descriptor();
+  const KernelParams ps = resolve_params(d, ctx.info(), {});
+  return ctx.patched_kernel(d.program_sources(), wgmma_options(ps, DataType::F16, DataType::F32), d.entry,
+                            wgmma_rules(ps, DataType::F16))
+      .has_value();
+}
+
+const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, DeviceInfo& scratch) {
+  if (!wgmma_arithmetic(type, math) || !sm90a_patching(ctx)) return ctx.info();
+  scratch = ctx.info();
+  scratch.sm90a_patching = true;
+  return scratch;
+}
+
+}  // namespace clgemm::detail
+
+namespace clgemm {
+
+DeviceInfo planning_device(const DeviceInfo& device) {
+  DeviceInfo out = device;
+  if (!detail::wgmma_architecture(device)) return out;
+  const Context ctx(device);
+  out.sm90a_patching = detail::sm90a_patching(ctx);
+  return out;
+}
+
+}  // namespace clgemm

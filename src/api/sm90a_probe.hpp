@@ -1,0 +1,20 @@
+// sm90a_probe.hpp — whether a device takes the wgmma path: its driver must build PTX patched for
+// sm_90a, which only building shows.
+#pragma once
+
+#include <clgemm/context.hpp>
+#include <clgemm/gemm.hpp>
+
+namespace clgemm::detail {
+
+// Whether ctx's driver builds the wgmma kernel (its default configuration, f16 operands) patched
+// for sm_90a; false at once on devices that are not NVIDIA sm_90. The program cache remembers the
+// build or the refusal, so only the first call on a context pays for it.
+bool sm90a_patching(const Context& ctx);
+
+// The device that a call of `type` operands and `math` is planned for: ctx.info(), with
+// sm90a_patching found where the call's arithmetic is one wgmma computes. `scratch` holds the
+// copy when one is needed; the result refers to it or to ctx.info().
+const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, DeviceInfo& scratch);
+
+}  // namespace clgemm::detail

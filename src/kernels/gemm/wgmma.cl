@@ -1,0 +1,290 @@
+// wgmma.cl — C = alpha·A·B + beta·C on Hopper's tensor cores through wgmma (sm_90a), which
+// NVIDIA's OpenCL compiler does not emit: the kernel leaves markers in inline-asm comments and the
+// host patches the PTX (runtime/ptx_markers.hpp, kernels/gemm/wgmma_kernel.cpp for the rules).
+//
+// Operands are K-major, as wgmma reads them from shared memory without transposing: A as M×K
+// rows of lda elements, B as N×K rows of ldb (Bᵀ, row-major), both in their 16-bit storage (f16,
+// bf16) or as float32 read as TF32. Rows start on 16-byte boundaries, as cp.async needs (the host
+// reads the caller's rows in place only where they start on 128-byte lines, and packs the others:
+// plan/wgmma_launch.cpp). Nothing else is assumed: rows past M or N and columns past K are read as
+// zeros, and C is written only inside M×N.
+//
+// A work-group is BM/WM warpgroups of 128 work-items; warpgroup w computes rows [WM·w, WM·w + WM)
+// of the BM×BN tile of C, WM/64 blocks of 64 rows, each with one wgmma m64nBNk(32 bytes of K)
+// per 32 bytes of K. K goes in slices of BK through a STAGES-deep cp.async pipeline: every
+// work-item copies its share of the next slices while the tensor cores work on the current one.
+//
+// Local memory binds everything here: NVIDIA's OpenCL gives a work-group at most 48 KiB, static or
+// dynamic (an H100 refused a launch with 48 KiB of dynamic local memory), so a tile of 128×128
+// holds 3 slices of 32 16-bit elements, and latency is hidden by two work-groups on each SM as
+// much as by the pipeline. WM = 128 gives one warpgroup two blocks of 64 rows, for tiles of fewer
+// work-items.
+//
+// Shared memory holds each slice as rows of BK elements (ROW_BYTES = 32, 64 or 128 bytes) in the
+// swizzled layout wgmma's descriptors name: the 16-byte chunk c of row r sits at chunk
+// c ^ ((r·ROW_BYTES / 128) mod CHUNKS) of its row, so that the 8 rows an instruction reads
+// together fall in different banks. Descriptors advance by 32 bytes for each instruction along K
+// inside a row; the hardware applies the swizzle to the address, which is why every tile starts
+// on a 1024-byte boundary.
+//
+// The accumulators stay in registers from the first slice to the end: 64·BN / 128 floats per
+// work-item for each block of 64 rows, in wgmma's fragment order (see store_block).
+
+#ifndef BATCHED
+#define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
+#endif
+#ifndef BM
+#define BM 128      // rows of C per work-group
+#endif
+#ifndef WM
+#define WM 64       // rows of C per warpgroup: 64 or 128
+#endif
+#ifndef BN
+#define BN 128      // columns of C per work-group: the N of every wgmma (64, 128 or 256)
+#endif
+#ifndef BK
+#define BK 32       // K-depth of one pipeline slice, in elements (32, 64 or 128 bytes of a row)
+#endif
+#ifndef STAGES
+#define STAGES 3    // slices in the cp.async pipeline
+#endif
+#ifndef INFLIGHT
+#define INFLIGHT 0  // 1: a slice's wgmma may still run while the next one is issued
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8   // tiles of C in a band of rows walked column by column (reuse in L2)
+#endif
+
+#if IN_STORAGE == STORAGE_F16 || IN_STORAGE == STORAGE_BF16
+#define ELEM 2
+typedef ushort in_raw;
+#elif IN_STORAGE == STORAGE_F32
+#define ELEM 4
+typedef uint in_raw;
+#else
+#error "wgmma takes f16, bf16 or float32 (as TF32) inputs"
+#endif
+
+#define WARPGROUPS (BM / WM)
+#define MT (WM / 64)                              // blocks of 64 rows per warpgroup
+#define THREADS (WARPGROUPS * 128)
+#define ROW_BYTES (BK * ELEM)
+#define CHUNKS (ROW_BYTES / 16)                   // 16-byte chunks per row
+#define CHUNK_ELEMS (16 / ELEM)
+#define MMAS (ROW_BYTES / 32)                     // wgmma per slice
+#define A_BYTES (BM * ROW_BYTES)
+#define STAGE_BYTES ((BM + BN) * ROW_BYTES)
+#define NACC (BN / 2)                             // accumulators per work-item
+#define COPIES (((BM + BN) * CHUNKS) / THREADS)   // 16-byte copies per work-item per slice
+
+#if (WM != 64 && WM != 128) || BM % WM || BM / WM > 2
+#error "WM is 64 or 128, and BM one or two times WM"
+#endif
+#if BN != 64 && BN != 128 && BN != 256
+#error "BN is 64, 128 or 256"
+#endif
+#if ROW_BYTES != 32 && ROW_BYTES != 64 && ROW_BYTES != 128
+#error "a slice's rows are 32, 64 or 128 bytes (BK of 16, 32 or 64 16-bit elements, 8, 16 or 32 floats)"
+#endif
+#if INFLIGHT != 0 && INFLIGHT != 1
+#error "INFLIGHT is 0 or 1"
+#endif
+#if STAGES < 2 || STAGES > 8
+#error "the pipeline has 2-8 stages"
+#endif
+#define AHEAD (STAGES - 1)                        // slices being copied while one is multiplied
+#if ((BM + BN) * CHUNKS) % THREADS
+#error "a slice must split evenly into 16-byte copies over the work-group"
+#endif
+#if STAGES * STAGE_BYTES > 49152
+#error "the stages must fit the 48 KiB of local memory a work-group has"
+#endif
+
+// The register operands of the markers: %0 .. %(NACC-1) are the accumulators.
+#define OPS10(t) " %" #t "0 %" #t "1 %" #t "2 %" #t "3 %" #t "4 %" #t "5 %" #t "6 %" #t "7 %" #t "8 %" #t "9"
+#define OPS_32 " %0 %1 %2 %3 %4 %5 %6 %7 %8 %9" OPS10(1) OPS10(2) " %30 %31"
+#define OPS_64 OPS_32 " %32 %33 %34 %35 %36 %37 %38 %39" OPS10(4) OPS10(5) " %60 %61 %62 %63"
+#define OPS_128 OPS_64 " %64 %65 %66 %67 %68 %69" OPS10(7) OPS10(8) OPS10(9) OPS10(10) OPS10(11) \
+    " %120 %121 %122 %123 %124 %125 %126 %127"
+#define ACC8(x, i) "+f"(x[(i)]), "+f"(x[(i) + 1]), "+f"(x[(i) + 2]), "+f"(x[(i) + 3]), \
+    "+f"(x[(i) + 4]), "+f"(x[(i) + 5]), "+f"(x[(i) + 6]), "+f"(x[(i) + 7])
+#define ACC_32(x) ACC8(x, 0), ACC8(x, 8), ACC8(x, 16), ACC8(x, 24)
+#define ACC_64(x) ACC_32(x), ACC8(x, 32), ACC8(x, 40), ACC8(x, 48), ACC8(x, 56)
+#define ACC_128(x) ACC_64(x), ACC8(x, 64), ACC8(x, 72), ACC8(x, 80), ACC8(x, 88), ACC8(x, 96), ACC8(x, 104), \
+    ACC8(x, 112), ACC8(x, 120)
+#if NACC == 32
+#define OPS OPS_32
+#define ACC ACC_32
+#define OP_DA " %32"
+#define OP_DB " %33"
+#elif NACC == 64
+#define OPS OPS_64
+#define ACC ACC_64
+#define OP_DA " %64"
+#define OP_DB " %65"
+#else
+#define OPS OPS_128
+#define ACC ACC_128
+#define OP_DA " %128"
+#define OP_DB " %129"
+#endif
+
+// Issues the slice's MMAS wgmma into accumulators x on descriptors da and db (rule wgmma_mma:
+// fence, the instructions with the descriptors advanced 32 bytes each, commit); waits until at
+// most INFLIGHT commit groups of this warpgroup still run (rule wgmma_wait, naming accumulators
+// x), or none (wgmma_drain). Each names every accumulator of its block, so the compiler keeps
+// them in the same registers throughout and touches none while the tensor cores may write them.
+#define WGMMA_ISSUE(x, da, db) __asm__ volatile("// PATCH:wgmma_mma" OPS OP_DA OP_DB : ACC(x) : "l"(da), "l"(db) : "memory")
+#define WGMMA_WAIT(x) __asm__ volatile("// PATCH:wgmma_wait" OPS : ACC(x) :: "memory")
+#define WGMMA_DRAIN(x) __asm__ volatile("// PATCH:wgmma_drain" OPS : ACC(x) :: "memory")
+
+// Copies of 16 bytes (L2 only: a tile is read once per work-group), of which `bytes` are read
+// and the rest filled with zeros.
+#define CP_ASYNC16(dst, src, bytes) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
+    :: "r"(dst), "l"((ulong)(src)), "r"(bytes) : "memory")
+#define CP_COMMIT() __asm__ volatile("cp.async.commit_group;" ::: "memory")
+#define CP_WAIT_(n) __asm__ volatile("cp.async.wait_group " #n ";" ::: "memory")
+#define CP_WAIT(n) CP_WAIT_(n)
+
+// Where chunk c of row r of a tile lies, in bytes from the tile's start (see the top).
+inline uint swizzled(const uint r, const uint c) {
+  return r * ROW_BYTES + ((c ^ ((r * ROW_BYTES / 128) % CHUNKS)) << 4);
+}
+
+// A shared-memory matrix descriptor: start address, leading byte offset (unused by swizzled
+// K-major layouts, 1 by convention), stride byte offset (8 rows), and the swizzle mode.
+inline ulong descriptor(const uint address) {
+  const ulong start = (ulong)((address & 0x3FFFF) >> 4);
+  const ulong stride = (ulong)((8 * ROW_BYTES) >> 4);
+  const ulong mode = ROW_BYTES == 128 ? 1 : ROW_BYTES == 64 ? 2 : 3;  // 128-, 64- or 32-byte swizzle
+  return start | (1ul << 16) | (stride << 32) | (mode << 62);
+}
+
+// Starts the copies of slice `kt` into the stage at `stage` (a shared-memory address): rows
+// [m0, m0 + BM) of A, then rows [n0, n0 + BN) of B, the columns [kt·BK, kt·BK + BK) of each.
+inline void load_slice(const uint stage, __global const in_raw* A, const int lda, __global const in_raw* B,
+                       const int ldb, const int M, const int N, const int K, const int m0, const int n0,
+                       const int kt, const uint lid) {
+#pragma unroll
+  for (int i = 0; i < COPIES; ++i) {
+    const uint copy = lid + i * THREADS;
+    const uint row = copy / CHUNKS, c = copy % CHUNKS;
+    const int k = kt * BK + c * CHUNK_ELEMS;
+    const bool in_a = row < BM;
+    const int r = in_a ? m0 + row : n0 + (row - BM);
+    const int rows = in_a ? M : N;
+    int bytes = (K - k) * ELEM;
+    bytes = r < rows ? clamp(bytes, 0, 16) : 0;
+    __global const in_raw* src = in_a ? A + (size_t)r * lda + k : B + (size_t)r * ldb + k;
+    if (bytes == 0) src = A;  // nothing is read, but the address stays a valid one
+    const uint dst = stage + (in_a ? swizzled(row, c) : A_BYTES + swizzled(row - BM, c));
+    CP_ASYNC16(dst, src, bytes);
+  }
+}
+
+// alpha·acc + beta·C into C, inside M×N, for the block of 64 rows starting at row m0. Work-item t
+// of the warpgroup holds, for each group j of 8 columns, acc[4j], acc[4j+1] at row
+// 16(t/32) + (t%32)/4 of the block, columns 8j + 2(t%4) and the next, and acc[4j+2], acc[4j+3]
+// eight rows further down.
+inline void store_block(const float* acc, __global out_t* C, const int ldc, const int M, const int N, const int m0,
+                        const int n0, const uint lid, const float alpha, const float beta) {
+  const uint t = lid % 128;
+  const int row0 = m0 + 16 * (t / 32) + (t % 32) / 4;
+  const int col0 = n0 + 2 * (t % 4);
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int r = row0 + 8 * (e / 2), c = col0 + 8 * j + e % 2;
+      if (r < M && c < N) {
+        __global out_t* dst = C + (size_t)r * ldc + c;
+        float v = SCALE(float, alpha, acc[4 * j + e]);
+        if (beta != 0.0f) v = MULADD(beta, LOAD_OUT(dst), v);
+        STORE_OUT(dst, v);
+      }
+    }
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
+                __global const in_raw* A, ulong a_offset, const int lda, const ulong a_stride,
+                __global const in_raw* B, ulong b_offset, const int ldb, const ulong b_stride,
+                __global out_t* C, ulong c_offset, const int ldc, const ulong c_stride, const int tiles_n,
+                __global const real* scalars, __global const ulong* offsets) {
+#if BATCHED
+  select_batch_item(get_group_id(1), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
+                    scalars, offsets);
+#endif
+  A += a_offset;
+  B += b_offset;
+  C += c_offset;
+
+  // Tiles in bands of GROUP_M rows, each band walked column by column: the work-groups running
+  // together share their slices of A and B in L2.
+  const int tiles_m = (M + BM - 1) / BM;
+  const int tile = get_group_id(0);
+  const int band = tile / (GROUP_M * tiles_n);
+  const int first_m = band * GROUP_M;
+  const int band_rows = min(GROUP_M, tiles_m - first_m);
+  const int in_band = tile % (GROUP_M * tiles_n);
+  const int m0 = (first_m + in_band % band_rows) * BM;
+  const int n0 = (in_band / band_rows) * BN;
+
+  __local uint4 smem[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
+  const uint base = (uint)(size_t)smem;
+  const uint lid = get_local_id(0);
+  const uint w = lid / 128;
+
+  // One set of accumulators per block of 64 rows (acc1 unused where WM = 64).
+  float acc0[NACC], acc1[NACC];
+#pragma unroll
+  for (int i = 0; i < NACC; ++i) acc0[i] = acc1[i] = 0.0f;
+
+  // Slice kt lives in stage kt mod STAGES; while it is multiplied, the AHEAD slices after it are
+  // on their way. A stage is refilled once every warpgroup has finished the wgmma that read it:
+  // with INFLIGHT = 0 each warpgroup waits for its wgmma before the next barrier; with 1 the
+  // wgmma of a slice still runs while the next is issued, and a second barrier after the wait
+  // for it comes before the refill.
+  const int slices = (K + BK - 1) / BK;
+#pragma unroll
+  for (int s = 0; s < AHEAD; ++s) {
+    if (s < slices) load_slice(base + s * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, s, lid);
+    CP_COMMIT();
+  }
+  const uint a_rows = base + w * WM * ROW_BYTES;
+  for (int kt = 0; kt < slices; ++kt) {
+    // This work-item's copies of slice kt have landed; the fence hands them from the generic
+    // proxy to the async one that wgmma reads through, and the barrier waits for everyone's.
+    CP_WAIT(AHEAD - 1);
+    __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int next = kt + AHEAD;  // into the stage of slice kt − 1
+#if INFLIGHT == 0
+    if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, next, lid);
+    CP_COMMIT();
+#endif
+    const uint stage = (kt % STAGES) * STAGE_BYTES;
+    WGMMA_ISSUE(acc0, descriptor(a_rows + stage), descriptor(base + stage + A_BYTES));
+#if MT == 2
+    WGMMA_ISSUE(acc1, descriptor(a_rows + stage + 64 * ROW_BYTES), descriptor(base + stage + A_BYTES));
+#endif
+    WGMMA_WAIT(acc0);
+#if MT == 2
+    WGMMA_WAIT(acc1);
+#endif
+#if INFLIGHT == 1
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, next, lid);
+    CP_COMMIT();
+#endif
+  }
+  WGMMA_DRAIN(acc0);
+#if MT == 2
+  WGMMA_DRAIN(acc1);
+#endif
+  store_block(acc0, C, ldc, M, N, m0 + w * WM, n0, lid, alpha, beta);
+#if MT == 2
+  store_block(acc1, C, ldc, M, N, m0 + w * WM + 64, n0, lid, alpha, beta);
+#endif
+}

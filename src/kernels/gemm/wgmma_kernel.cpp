@@ -1,0 +1,137 @@
+// wgmma_kernel.cpp — parameters, constraints, work sizes and PTX rules of gemm/wgmma.cl.
+#include "kernels/gemm/wgmma_kernel.hpp"
+
+#include <clgemm/error.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace clgemm::detail {
+
+bool wgmma_architecture(const DeviceInfo& device) {
+  return device.vendor.find("NVIDIA") != std::string::npos && device.architecture == "sm_90";
+}
+
+bool wgmma_input(DataType input) { return input == DataType::F16 || input == DataType::BF16 || input == DataType::F32; }
+
+bool wgmma_arithmetic(DataType input, Math math) {
+  return input == DataType::F16 || input == DataType::BF16 || (input == DataType::F32 && math == Math::Tf32);
+}
+
+bool wgmma_pays(size_t m, size_t n, size_t k) { return m >= 64 && n >= 64 && k >= 64; }
+
+KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t items) {
+  const size_t tiles = ceil_div(m, 128) * ceil_div(n, 128) * std::max<size_t>(items, 1);
+  if (tiles >= std::max<size_t>(device.compute_units, 1)) return {};
+  return {{"BM", 64}, {"WM", 64}, {"STAGES", 4}};
+}
+
+namespace {
+
+// The register list "{ {0}, {1}, ... }" of the n accumulators.
+std::string accumulators(size_t n) {
+  std::string list = "{";
+  for (size_t i = 0; i < n; ++i) list += (i ? ", {" : "{") + std::to_string(i) + "}";
+  return list + "}";
+}
+
+}  // namespace
+
+std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
+  if (!wgmma_input(input)) throw Error(Status::InternalError, "wgmma has no rule for these inputs");
+  const size_t bn = size_t(p(ps, "BN")), acc = bn / 2;
+  const size_t row_bytes = size_t(p(ps, "BK")) * 2, mmas = row_bytes / 32;
+  // Each instruction reads 32 bytes of every row: k16 of 16-bit inputs, k8 of TF32. f16 and bf16
+  // name the layout of both operands (0, 0: K-major); TF32 has only K-major and takes no such
+  // immediates.
+  const std::string shape = "m64n" + std::to_string(bn) + (input == DataType::F32 ? "k8" : "k16");
+  const std::string types = input == DataType::F32 ? ".f32.tf32.tf32" : input == DataType::BF16 ? ".f32.bf16.bf16" : ".f32.f16.f16";
+  const std::string tail = input == DataType::F32 ? ", p, 1, 1;\n" : ", p, 1, 1, 0, 0;\n";
+  const std::string da = "{" + std::to_string(acc) + "}", db = "{" + std::to_string(acc + 1) + "}";
+  // The predicate p (true) makes each instruction add to the accumulators, which the kernel
+  // zeroes; the descriptors advance by 32 bytes (2 in their 16-byte units) per instruction.
+  std::string mma = ".reg .pred p;\n.reg .b32 one;\n.reg .b64 da, db;\nmov.b32 one, 1;\nsetp.ne.b32 p, one, 0;\n"
+                    "mov.b64 da, " + da + ";\nmov.b64 db, " + db + ";\nwgmma.fence.sync.aligned;\n";
+  for (size_t i = 0; i < mmas; ++i) {
+    if (i) mma += "add.s64 da, da, 2;\nadd.s64 db, db, 2;\n";
+    mma += "wgmma.mma_async.sync.aligned." + shape + types + " " + accumulators(acc) + ", da, db" + tail;
+  }
+  mma += "wgmma.commit_group.sync.aligned;";
+  // With INFLIGHT = 1 a warpgroup waits until only the current slice's groups run: one per block
+  // of 64 rows.
+  const std::string inflight = std::to_string(p(ps, "INFLIGHT") * p(ps, "WM") / 64);
+  return {{"wgmma_mma", acc + 2, mma},
+          {"wgmma_wait", acc, "wgmma.wait_group.sync.aligned " + inflight + ";"},
+          {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"}};
+}
+
+namespace {
+
+long threads_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM") * 128; }
+
+// Accumulators, the copies' addresses and about 40 for the rest (descriptors, loop state).
+size_t registers_of(const KernelParams& ps) { return size_t(p(ps, "WM") / 64 * p(ps, "BN")) / 2 + 40; }
+
+// Work-groups per SM by registers and by local memory (228 KiB per SM on sm_90, 1 KiB of it
+// reserved per work-group), and at most 2048 work-items.
+size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
+  const size_t items = size_t(threads_of(ps));
+  const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (registers_of(ps) * items) : 1;
+  const size_t bytes = size_t(p(ps, "STAGES")) * (p(ps, "BM") + p(ps, "BN")) * p(ps, "BK") * 2 + 1024;
+  return std::max<size_t>(1, std::min({by_registers, 2048 / items, 233472 / bytes}));
+}
+
+}  // namespace
+
+const GemmKernelDescriptor& wgmma_descriptor() {
+  static const GemmKernelDescriptor d = [] {
+    GemmKernelDescriptor d;
+    d.info = {0, "wgmma", "Hopper tensor-core kernel (wgmma through patched PTX) on K-major operands", "gemm/wgmma.cl", {}};
+    d.entry = "wgmma_gemm";
+    d.sources = {"common/vectors.cl", "common/batch.cl"};
+    // BK counts elements of 16-bit inputs; TF32 configurations take half of it (wgmma_options).
+    d.params = {
+        {"BM", 128, 128, "rows of C per work-group", {64, 128, 256}},
+        {"BN", 128, 128, "columns of C per work-group: the N of each wgmma", {64, 128, 256}},
+        {"WM", 64, 64, "rows of C per warpgroup (one or two wgmma of 64 rows)", {64, 128}},
+        {"BK", 32, 32, "K-depth of one pipeline slice (16-bit elements)", {16, 32, 64}},
+        {"STAGES", 3, 3, "slices in the cp.async pipeline", {2, 3, 4}},
+        {"INFLIGHT", 0, 0, "1: a slice's wgmma may still run while the next is issued", {0, 1}, 0},
+        {"GROUP_M", 8, 8, "tiles of C per band of rows walked column by column", {4, 8, 16}},
+    };
+    for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
+    d.constraints = {
+        one_of("BM", {64, 128, 256}),
+        one_of("WM", {64, 128}),
+        {"BM one or two times WM", [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "BM") % p(ps, "WM") == 0 && p(ps, "BM") / p(ps, "WM") <= 2;
+         }},
+        one_of("BN", {64, 128, 256}),
+        one_of("BK", {16, 32, 64}),
+        one_of("INFLIGHT", {0, 1}),
+        {"STAGES from 2 to 8", [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "STAGES") >= 2 && p(ps, "STAGES") <= 8;
+         }},
+        {"needs sm_90a (an NVIDIA GPU of compute capability 9.0)",
+         [](const KernelParams&, const DeviceInfo& dev) { return wgmma_architecture(dev); }},
+    };
+    d.a_form = OperandForm::AsStored;
+    d.b_form = OperandForm::Transposed;
+    d.multiples = [](const KernelParams&) { return Multiples{}; };
+    d.global = [](const GemmShape& s, const KernelParams& ps) {
+      const size_t tiles = ceil_div(s.m, p(ps, "BM")) * ceil_div(s.n, p(ps, "BN"));
+      return cl::NDRange(tiles * threads_of(ps));
+    };
+    d.local = [](const KernelParams& ps) { return cl::NDRange(threads_of(ps)); };
+    d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "BM")), size_t(p(ps, "BN"))); };
+    d.local_bytes = [](const KernelParams& ps) {
+      return size_t(p(ps, "STAGES")) * (p(ps, "BM") + p(ps, "BN")) * p(ps, "BK") * 2;
+    };
+    d.resident = resident_of;
+    d.registers = registers_of;
+    return d;
+  }();
+  return d;
+}
+
+}  // namespace clgemm::detail

@@ -1,0 +1,42 @@
+// wgmma_kernel.hpp — the descriptor of gemm/wgmma.cl, Hopper's tensor cores through wgmma, and the
+// PTX that replaces its markers (runtime/ptx_markers.hpp).
+#pragma once
+
+#include <clgemm/gemm.hpp>
+
+#include "kernels/descriptor.hpp"
+#include "runtime/ptx_markers.hpp"
+
+namespace clgemm::detail {
+
+const GemmKernelDescriptor& wgmma_descriptor();
+
+// Whether a device can take the wgmma kernel, as far as its description says: an NVIDIA GPU of
+// compute capability 9.0 (sm_90a instructions exist for exactly that architecture). Whether its
+// driver accepts the patched program is found by building it (Context::patched_kernel).
+bool wgmma_architecture(const DeviceInfo& device);
+
+// The input types wgmma multiplies here: f16 and bf16 (products exact in float32), and float32
+// read as TF32.
+bool wgmma_input(DataType input);
+
+// Whether a call's arithmetic is one the wgmma kernel computes: f16 or bf16 operands (float32
+// sums, as the SIMT kernels), or f32 operands with Math::Tf32.
+bool wgmma_arithmetic(DataType input, Math math);
+
+// The tile parameters for `items` products of m×n (the batch as the planner sees it: 1 for a batch
+// planned as one item): overrides of the defaults (128×128 tiles of two warpgroups), empty where
+// those fill the device; 64×128 tiles of one warpgroup and four stages where they would leave
+// compute units idle.
+KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t items);
+
+// Where the wgmma path pays for itself on its own: C of at least 64×64 and K of at least 64
+// (smaller products leave most of a 128×128 tile empty; the tall, wide and tiny kernels take
+// those shapes).
+bool wgmma_pays(size_t m, size_t n, size_t k);
+
+// The rules that turn the kernel's markers into wgmma for inputs of `input` type (F16, BF16, or
+// F32 for TF32) and the configuration's BN and BK.
+std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input);
+
+}  // namespace clgemm::detail

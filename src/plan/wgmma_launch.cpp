@@ -1,0 +1,96 @@
+// wgmma_launch.cpp — see wgmma_launch.hpp.
+#include "plan/wgmma_launch.hpp"
+
+#include "kernels/descriptor.hpp"
+#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/precision.hpp"
+#include "kernels/util/pack_kmajor.hpp"
+
+namespace clgemm::detail {
+
+std::string wgmma_options(const KernelParams& ps, DataType in, DataType out) {
+  KernelParams kernel = ps;
+  kernel["BK"] = p(ps, "BK") * 2 / long(data_type_bytes(in));
+  return build_options(kernel) + precision_option(in) + storage_options(in, out);
+}
+
+namespace {
+
+// How one operand reaches the kernel: in place, or packed into temporary `temp` with rows of
+// `ld` elements, item after item `item` elements apart.
+struct KMajorOperand {
+  bool packed = false;
+  size_t temp = 0, ld = 0, item = 0;
+};
+
+// The kernel reads rows of K elements that start on 16-byte boundaries: A as stored (not
+// transposed), B stored transposed (N×K). It reads them in place where every row of every item
+// starts on a 128-byte cache line; rows that merely start on 16 bytes make each slice's read of a
+// row touch one more 32-byte sector, which cost far more than the copy (kmajor_row). Anything
+// else is packed.
+bool in_place(bool kmajor, const MatrixRef& r, size_t stride, const std::vector<size_t>& offsets, DataType type) {
+  return kmajor && aligned_to(r.ld, r.offset, stride, offsets, 128 / data_type_bytes(type));
+}
+
+}  // namespace
+
+void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
+  const GemmKernelDescriptor& d = wgmma_descriptor();
+  const KernelParams& ps = plan.params;
+  const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);
+  KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type), 0, row, g.m * row};
+  KMajorOperand bo{!in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type), 0, row, g.n * row};
+  const size_t per_item = ((a.packed ? a.item : 0) + (bo.packed ? bo.item : 0)) * bytes;
+  const std::vector<Piece> batch =
+      pieces(g, s, per_item == 0 ? kMaxItemsPerLaunch : std::max<size_t>(1, kMaxPackedBytes / per_item));
+  const size_t items = batch.front().s.count;
+  if (a.packed) a.temp = b.temporary("A packed K-major", items * a.item * bytes);
+  if (bo.packed) bo.temp = b.temporary("B packed K-major", items * bo.item * bytes);
+  const size_t tiles_n = ceil_div(g.n, size_t(p(ps, "BN")));
+  const cl::NDRange global = d.global({g.m, g.n, g.k}, ps), local = d.local(ps);
+  const DataType compute = compute_type(g.type);
+  for (const Piece& piece : batch) {
+    const auto [scalars, offsets] = b.batch_arrays(piece.s);
+    const RowMajorGemm& pg = piece.g;
+    if (a.packed) {
+      Command c = pack_kmajor_command({Arg::mem(BufferRole::A), pg.a.offset, pg.m, pg.k, pg.a.ld, pg.trans_a, pg.type},
+                                      Arg::mem(BufferRole::Temporary, a.temp),
+                                      {piece.s.count, piece.s.a_stride, a.item, offsets, piece.s.arrays, 0});
+      c.what = "pack op(A): " + c.what;
+      b.add(std::move(c));
+    }
+    if (bo.packed) {
+      // op(B) is K×N; the kernel wants N×K: B stored as is (K×N) is transposed, Bᵀ copied.
+      Command c = pack_kmajor_command({Arg::mem(BufferRole::B), pg.b.offset, pg.n, pg.k, pg.b.ld, !pg.trans_b, pg.type},
+                                      Arg::mem(BufferRole::Temporary, bo.temp),
+                                      {piece.s.count, piece.s.b_stride, bo.item, offsets, piece.s.arrays, 1});
+      c.what = "pack op(B)ᵀ: " + c.what;
+      b.add(std::move(c));
+    }
+    const auto operand = [&](const KMajorOperand& o, BufferRole role, const MatrixRef& r, size_t stride) {
+      if (o.packed) return std::vector<Arg>{Arg::mem(BufferRole::Temporary, o.temp), Arg::u64(0), Arg::i32(int64_t(o.ld)),
+                                            Arg::u64(o.item)};
+      return std::vector<Arg>{Arg::mem(role), Arg::u64(r.offset), Arg::i32(int64_t(r.ld)), Arg::u64(stride)};
+    };
+    Command c;
+    c.what = "wgmma";
+    c.sources = d.program_sources();
+    c.entry = d.entry;
+    c.options = wgmma_options(ps, pg.type, pg.c_type) + flag("BATCHED", piece.s.count > 1 || piece.s.arrays) +
+                flag("BATCH_ARRAYS", piece.s.arrays) + flag("A_ARRAY", piece.s.arrays && !a.packed) +
+                flag("B_ARRAY", piece.s.arrays && !bo.packed);
+    c.ptx_rules = wgmma_rules(ps, pg.type);
+    c.args = {Arg::i32(int64_t(pg.m)), Arg::i32(int64_t(pg.n)), Arg::i32(int64_t(pg.k)), Arg::real(pg.alpha, compute),
+              Arg::real(pg.beta, compute)};
+    for (const auto& v : {operand(a, BufferRole::A, pg.a, piece.s.a_stride), operand(bo, BufferRole::B, pg.b, piece.s.b_stride)})
+      c.args.insert(c.args.end(), v.begin(), v.end());
+    c.args.insert(c.args.end(), {Arg::mem(BufferRole::C), Arg::u64(pg.c.offset), Arg::i32(int64_t(pg.c.ld)),
+                                 Arg::u64(piece.s.c_stride), Arg::i32(int64_t(tiles_n)), scalars, offsets});
+    c.dims = 2;
+    c.global = {global[0], piece.s.count, 1};
+    c.local = {local[0], 1, 1};
+    b.add(std::move(c));
+  }
+}
+
+}  // namespace clgemm::detail

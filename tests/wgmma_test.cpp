@@ -1,0 +1,346 @@
+// wgmma_test.cpp — the wgmma path where no Hopper GPU is at hand: its markers patched in PTX that
+// NVIDIA's compiler made of gemm/wgmma.cl (recorded on an H100), the planner's choice and its
+// fallback, the launch's in-place and packed operands, and the K-major pack run on this device.
+// The kernel itself runs on the GPU (scripts/gpu/wgmma_check.cpp).
+#include "exec/gemm_exec.hpp"
+#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/util/pack_kmajor.hpp"
+#include "runtime/ptx_markers.hpp"
+
+#include "test_support.hpp"
+
+#include <clgemm/cpu.hpp>
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace clgemm::test {
+namespace {
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The configuration the recorded PTX was built with (f16 operands, f32 C).
+const KernelParams kRecorded = {{"BM", 128}, {"BN", 128}, {"BK", 32},     {"WM", 128},
+                                {"STAGES", 3}, {"INFLIGHT", 0}, {"GROUP_M", 8}};
+
+std::string recorded_ptx() {
+  std::ifstream in(std::string(CLGEMM_TEST_DATA) + "/wgmma_f16_128x128x32_wm128.ptx");
+  EXPECT_TRUE(in) << "tests/data/wgmma_f16_128x128x32_wm128.ptx";
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The operands of the first marker named `name` in `ptx`.
+std::vector<std::string> marker_operands(const std::string& ptx, const std::string& name) {
+  const size_t at = ptx.find("// PATCH:" + name + " ");
+  EXPECT_NE(at, std::string::npos) << name;
+  std::istringstream line(ptx.substr(at, ptx.find('\n', at) - at));
+  std::string word;
+  line >> word >> word;  // "//", "PATCH:name"
+  std::vector<std::string> out;
+  while (line >> word) out.push_back(word);
+  return out;
+}
+
+TEST(WgmmaPatch, RecordedPtxGetsEveryMarkerAndTheTarget) {
+  const std::string ptx = recorded_ptx();
+  // Two blocks of 64 rows per warpgroup: an issue, a wait and a drain marker for each.
+  ASSERT_EQ(count(ptx, "// PATCH:wgmma_mma "), 2u);
+  ASSERT_EQ(count(ptx, "// PATCH:wgmma_wait "), 2u);
+  ASSERT_EQ(count(ptx, "// PATCH:wgmma_drain "), 2u);
+  const auto first = marker_operands(ptx, "wgmma_mma");
+  ASSERT_EQ(first.size(), 66u) << "64 accumulators and two descriptors";
+
+  const auto patched = detail::patch_ptx_markers(ptx, detail::wgmma_rules(kRecorded, DataType::F16), "sm_90a");
+  EXPECT_EQ(patched.replaced, 6u);
+  EXPECT_EQ(count(patched.ptx, "// PATCH:"), 0u);
+  EXPECT_EQ(count(patched.ptx, ".target sm_90a"), 1u);
+  EXPECT_EQ(count(patched.ptx, ".target sm_90,"), 0u);
+  // BK = 32 f16 elements are 64 bytes of a row: two k16 instructions per block and slice.
+  EXPECT_EQ(count(patched.ptx, "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"), 4u);
+  EXPECT_EQ(count(patched.ptx, "wgmma.commit_group.sync.aligned;"), 2u);
+  EXPECT_EQ(count(patched.ptx, "wgmma.wait_group.sync.aligned 0;"), 4u) << "INFLIGHT = 0: waits and drains";
+  // The instruction names the registers the compiler wrote into the marker, in their order.
+  const size_t at = patched.ptx.find("wgmma.mma_async");
+  const std::string instruction = patched.ptx.substr(at, patched.ptx.find(';', at) - at);
+  EXPECT_NE(instruction.find("{" + first[0] + ", " + first[1] + ", "), std::string::npos) << instruction;
+  EXPECT_NE(instruction.find(first[63] + "}, da, db, p, 1, 1, 0, 0"), std::string::npos) << instruction;
+  EXPECT_NE(patched.ptx.find("mov.b64 da, " + first[64] + ";"), std::string::npos);
+  EXPECT_NE(patched.ptx.find("mov.b64 db, " + first[65] + ";"), std::string::npos);
+}
+
+TEST(WgmmaPatch, RulesOfAnotherConfigurationAreRefused) {
+  KernelParams narrow = kRecorded;
+  narrow["BN"] = 64;  // 32 accumulators: the recorded markers carry 64
+  try {
+    detail::patch_ptx_markers(recorded_ptx(), detail::wgmma_rules(narrow, DataType::F16), "sm_90a");
+    FAIL() << "a marker of 66 operands patched by a rule of 34";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::BuildFailure);
+    EXPECT_NE(std::string(e.what()).find("wgmma_mma"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WgmmaPatch, RulesFollowTheArithmetic) {
+  const auto text = [](DataType in, long bk, long inflight, long wm) {
+    KernelParams ps = kRecorded;
+    ps["BK"] = bk, ps["INFLIGHT"] = inflight, ps["WM"] = wm;
+    std::string all;
+    for (const auto& r : detail::wgmma_rules(ps, in)) all += r.name + ":" + r.body + "\n";
+    return all;
+  };
+  EXPECT_EQ(count(text(DataType::BF16, 32, 0, 64), ".f32.bf16.bf16"), 2u);
+  EXPECT_EQ(count(text(DataType::F32, 32, 0, 64), "m64n128k8.f32.tf32.tf32"), 2u) << "TF32: 8 deep, 32 bytes";
+  EXPECT_EQ(count(text(DataType::F32, 32, 0, 64), ", p, 1, 1;"), 2u) << "TF32 takes no transpose immediates";
+  EXPECT_EQ(count(text(DataType::F16, 64, 0, 64), "wgmma.mma_async"), 4u) << "128-byte rows: four k16 steps";
+  EXPECT_NE(text(DataType::F16, 32, 1, 64).find("wgmma_wait:wgmma.wait_group.sync.aligned 1;"), std::string::npos);
+  EXPECT_NE(text(DataType::F16, 32, 1, 128).find("wgmma_wait:wgmma.wait_group.sync.aligned 2;"), std::string::npos)
+      << "two groups per slice where a warpgroup has two blocks";
+  EXPECT_THROW(detail::wgmma_rules(kRecorded, DataType::F64), Error);
+}
+
+DeviceInfo hopper(bool patching) {
+  DeviceInfo d = fake_h200();
+  d.sm90a_patching = patching;
+  return d;
+}
+
+TEST(WgmmaPlan, TakenForItsArithmeticWherePatchingWorks) {
+  const DeviceInfo d = hopper(true);
+  EXPECT_EQ(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F16).path, GemmPath::Wgmma);
+  EXPECT_EQ(plan_gemm(d, 1000, 777, 129, {}, DataType::BF16).path, GemmPath::Wgmma);
+  GemmOptions tf32;
+  tf32.math = Math::Tf32;
+  EXPECT_EQ(plan_gemm(d, 4096, 4096, 4096, tf32, DataType::F32).path, GemmPath::Wgmma);
+  EXPECT_EQ(plan_gemm(d, 64, 64, 64, {}, DataType::F16).path, GemmPath::Wgmma);
+  // Not its arithmetic, or too small a C or K for its tiles.
+  EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F32).path, GemmPath::Wgmma);
+  GemmOptions three;
+  three.math = Math::Tf32x3;
+  EXPECT_EQ(plan_gemm(d, 4096, 4096, 4096, three, DataType::F32).path, GemmPath::Tensor) << "3xTF32 stays on mma.sync";
+  EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F64).path, GemmPath::Wgmma);
+  EXPECT_NE(plan_gemm(d, 63, 4096, 4096, {}, DataType::F16).path, GemmPath::Wgmma);
+  EXPECT_NE(plan_gemm(d, 4096, 4096, 32, {}, DataType::F16).path, GemmPath::Wgmma);
+}
+
+TEST(WgmmaPlan, FallsBackAndSaysWhy) {
+  const DeviceInfo refused = hopper(false);
+  const GemmPlan f16 = plan_gemm(refused, 4096, 4096, 4096, {}, DataType::F16);
+  EXPECT_NE(f16.path, GemmPath::Wgmma);
+  EXPECT_NE(f16.reason.find("not the wgmma path"), std::string::npos) << f16.reason;
+  // TF32 falls back to mma.sync (the tensor path), and says why.
+  GemmOptions tf32;
+  tf32.math = Math::Tf32;
+  const GemmPlan t = plan_gemm(refused, 4096, 4096, 4096, tf32, DataType::F32);
+  EXPECT_EQ(t.path, GemmPath::Tensor);
+  EXPECT_NE(t.reason.find("not the wgmma path"), std::string::npos) << t.reason;
+  // A device that is no Hopper (PoCL in CI): planning_device finds nothing, and plans say nothing.
+  const DeviceInfo& info = shared_context().info();
+  if (!detail::wgmma_architecture(info)) {
+    const DeviceInfo here = planning_device(info);
+    EXPECT_FALSE(here.sm90a_patching);
+    EXPECT_EQ(plan_gemm(here, 512, 512, 512, {}, DataType::F16).reason.find("wgmma"), std::string::npos);
+  }
+}
+
+TEST(WgmmaPlan, ForcedWhereItCannotRunIsRefusedClearly) {
+  GemmOptions forced;
+  forced.force_path = GemmPath::Wgmma;
+  try {
+    plan_gemm(hopper(false), 256, 256, 256, forced, DataType::F16);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("sm_90a"), std::string::npos) << e.what();
+  }
+  try {
+    plan_gemm(hopper(true), 256, 256, 256, forced, DataType::F32);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("f32 with FP32"), std::string::npos) << e.what();
+  }
+  // Forced, it takes small shapes too.
+  EXPECT_EQ(plan_gemm(hopper(true), 8, 8, 8, forced, DataType::F16).path, GemmPath::Wgmma);
+}
+
+// The commands a row-major f16 call runs on a Hopper with patching.
+std::vector<std::string> commands_of(GemmCall call, size_t batch = 1) {
+  call.a_type = call.b_type = DataType::F16, call.c_type = DataType::F32;
+  const CallPlan plan = plan_call(hopper(true), call, {}, batch, call.m * call.a.ld, call.n * call.b.ld, call.m * call.c.ld);
+  std::vector<std::string> out;
+  for (const auto& c : plan.commands) out.push_back(c.what.substr(0, c.what.find(':')));
+  return out;
+}
+
+GemmCall call_of(size_t m, size_t n, size_t k, bool ta, bool tb, size_t lda, size_t ldb) {
+  GemmCall c;
+  c.m = m, c.n = n, c.k = k;
+  c.a_transpose = ta ? Transpose::Yes : Transpose::No, c.b_transpose = tb ? Transpose::Yes : Transpose::No;
+  c.a.ld = lda, c.b.ld = ldb, c.c.ld = n;
+  return c;
+}
+
+TEST(WgmmaLaunch, ReadsKMajorAlignedOperandsInPlaceAndPacksTheRest) {
+  using V = std::vector<std::string>;
+  // A as stored and B transposed, rows on 128-byte boundaries (64 f16 elements): nothing to copy.
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, true, 1024, 1024)), V({"wgmma"}));
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, true, 1024, 1024), 3), V({"wgmma"}));
+  // B as stored (K×N) is transposed into N×K; A transposed likewise.
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1024)), V({"pack op(B)ᵀ", "wgmma"}));
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, true, true, 1024, 1024)), V({"pack op(A)", "wgmma"}));
+  // Rows that do not start on a cache line: copied, whatever the layout.
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, true, 1000, 1000)), V({"pack op(A)", "pack op(B)ᵀ", "wgmma"}));
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1001, false, true, 1001, 1024)), V({"pack op(A)", "wgmma"}));
+  GemmCall shifted = call_of(1000, 1000, 1000, false, true, 1024, 1024);
+  shifted.a.offset = 8;
+  EXPECT_EQ(commands_of(shifted), V({"pack op(A)", "wgmma"}));
+  // The packed rows are padded to 128 bytes: 1001 f16 elements take 1024.
+  GemmCall odd = call_of(100, 200, 1001, true, false, 100, 200);
+  odd.a_type = odd.b_type = DataType::F16, odd.c_type = DataType::F32;
+  const CallPlan plan = plan_call(hopper(true), odd);
+  ASSERT_EQ(plan.temporaries.size(), 2u);
+  EXPECT_EQ(plan.temporaries[0].bytes, 100u * 1024 * 2);
+  EXPECT_EQ(plan.temporaries[1].bytes, 200u * 1024 * 2);
+}
+
+// pack_kmajor on this device: every element of op(X) bit for bit, zeros to the padded row length,
+// nothing written past the last item.
+template <typename T>
+void check_pack(size_t rows, size_t depth, size_t ld, bool transposed, size_t items) {
+  const DataType type = sizeof(T) == 2 ? DataType::F16 : DataType::F32;
+  const size_t stored_rows = transposed ? depth : rows, src_item = stored_rows * ld + 3;
+  const size_t out_ld = detail::kmajor_row(depth, type), dst_item = rows * out_ld, guard = 64;
+  std::mt19937 rng(unsigned(rows * 31 + depth));
+  std::vector<T> src(items * src_item + 5);
+  for (auto& v : src) v = T(rng());
+  const T sentinel = T(0x5a5a5a5au);
+  std::vector<T> dst(items * dst_item + guard, sentinel);
+  const Context& ctx = shared_context();
+  cl::Buffer sb(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, src.size() * sizeof(T), src.data());
+  cl::Buffer db(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, dst.size() * sizeof(T), dst.data());
+  detail::LaunchPlan plan;
+  plan.parts = 1;
+  plan.commands.push_back(detail::pack_kmajor_command(
+      {detail::KernelArg::mem(detail::BufferRole::A), 5, rows, depth, ld, transposed, type},
+      detail::KernelArg::mem(detail::BufferRole::C), {items, src_item, dst_item}));
+  detail::enqueue_plan(ctx, ctx.queue(), plan, {sb(), nullptr, db()}).wait();
+  ctx.queue().enqueueReadBuffer(db, CL_TRUE, 0, dst.size() * sizeof(T), dst.data());
+  size_t wrong = 0;
+  for (size_t it = 0; it < items; ++it)
+    for (size_t r = 0; r < rows; ++r)
+      for (size_t k = 0; k < out_ld; ++k) {
+        const T want = k >= depth ? T(0) : src[5 + it * src_item + (transposed ? k * ld + r : r * ld + k)];
+        wrong += dst[it * dst_item + r * out_ld + k] != want;
+      }
+  for (size_t g = 0; g < guard; ++g) wrong += dst[items * dst_item + g] != sentinel;
+  EXPECT_EQ(wrong, 0u) << rows << "x" << depth << " ld " << ld << (transposed ? " transposed" : "") << ", " << items
+                       << " items";
+}
+
+TEST(WgmmaLaunch, PackCopiesBitsIntoAlignedRows) {
+  for (const bool t : {false, true}) {
+    check_pack<uint16_t>(1, 1, 1, t, 1);
+    check_pack<uint16_t>(7, 13, 13, t, 2);
+    check_pack<uint16_t>(65, 127, 130, t, 3);
+    check_pack<uint16_t>(129, 33, 140, t, 1);
+    check_pack<uint32_t>(63, 65, 70, t, 2);
+    check_pack<uint32_t>(33, 7, 40, t, 1);
+  }
+}
+
+}  // namespace
+}  // namespace clgemm::test
+
+namespace clgemm::test {
+namespace {
+
+// Batches through the wgmma kernel on this device, where it runs (an sm_90 whose driver builds the
+// patched program; skipped elsewhere): strided and listed, with A and B read in place (B stored
+// transposed) and packed (B as stored), per-item alpha and beta, against float64 with guard zones.
+// f16 operands multiply exactly and sum in float32; f32 ones are read as TF32 (Math::Tf32), each
+// losing up to 2^-10 of itself.
+void check_batch_on_device(DataType in, bool b_transposed, bool listed) {
+  const size_t m = 70, n = 130, k = 90, items = 3;
+  // Rows and items on 128 bytes where read in place (A; B transposed), not where B is packed.
+  const size_t lda = 128, ldb = b_transposed ? 128 : 136, ldc = n + 5;
+  const size_t a_item = m * lda + 64, b_item = (b_transposed ? n : k) * ldb + (b_transposed ? 64 : 8), c_item = m * ldc + 7;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const auto random = [&](size_t count) {
+    std::vector<double> v(count);
+    for (auto& x : v) x = u(rng);
+    return cpu::from_storage(in, cpu::to_storage(in, v).data(), count);
+  };
+  const std::vector<double> a = random(items * a_item), b = random(items * b_item);
+  std::vector<double> c = random(items * c_item + 16);
+  const std::vector<double> alphas = {1.0, -0.5, 2.0}, betas = {0.0, 0.75, -1.0};
+  const Context& ctx = shared_context();
+  const auto upload = [&](DataType t, const std::vector<double>& v) {
+    auto bytes = cpu::to_storage(t, v);
+    return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+  };
+  cl::Buffer da = upload(in, a), db = upload(in, b), dc = upload(DataType::F32, c);
+  GemmCall call;
+  call.m = m, call.n = n, call.k = k;
+  call.b_transpose = b_transposed ? Transpose::Yes : Transpose::No;
+  call.a = {da(), 0, lda}, call.b = {db(), 0, ldb}, call.c = {dc(), 0, ldc};
+  call.a_type = call.b_type = in, call.c_type = DataType::F32;
+  GemmOptions forced;
+  forced.force_path = GemmPath::Wgmma;
+  if (in == DataType::F32) forced.math = Math::Tf32;
+  const double unit = in == DataType::F32 ? std::ldexp(1.0, -9) : (k + 4) * 1.2e-7;
+  std::vector<size_t> ao, bo, co;
+  for (size_t i = 0; i < items; ++i) ao.push_back(i * a_item), bo.push_back(i * b_item), co.push_back(i * c_item);
+  cl_event ev = nullptr;
+  if (listed) {
+    gemm_batched(call, alphas, betas, ao, bo, co, ctx.queue()(), &ev, forced);
+  } else {
+    call.alpha = alphas[1], call.beta = betas[1];
+    gemm_strided_batched(call, a_item, b_item, c_item, items, ctx.queue()(), &ev, forced);
+  }
+  wait_and_release(ev);
+  std::vector<float> got(c.size());
+  ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+  size_t wrong = 0;
+  for (size_t x = 0; x < c.size(); ++x) {
+    const size_t item = x / c_item, at = x % c_item, i = at / ldc, j = at % ldc;
+    if (item >= items || i >= m || j >= n) {
+      wrong += got[x] != float(c[x]);
+      continue;
+    }
+    const double alpha = listed ? alphas[item] : alphas[1], beta = listed ? betas[item] : betas[1];
+    double sum = 0, mag = 0;
+    for (size_t p = 0; p < k; ++p) {
+      const double y = b_transposed ? b[item * b_item + j * ldb + p] : b[item * b_item + p * ldb + j];
+      sum += a[item * a_item + i * lda + p] * y, mag += std::fabs(a[item * a_item + i * lda + p] * y);
+    }
+    const double want = alpha * sum + beta * c[x];
+    wrong += !(std::fabs(got[x] - want) <= unit * (std::fabs(alpha) * mag + std::fabs(beta * c[x])) + 1e-30);
+  }
+  EXPECT_EQ(wrong, 0u) << data_type_name(in) << ", " << (listed ? "listed" : "strided")
+                       << (b_transposed ? ", B transposed" : ", B as stored");
+}
+
+TEST(WgmmaOnDevice, BatchesStridedAndListed) {
+  if (!planning_device(shared_context().info()).sm90a_patching)
+    GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
+  for (const DataType in : {DataType::F16, DataType::F32})
+    for (const bool t : {true, false})
+      for (const bool listed : {false, true}) check_batch_on_device(in, t, listed);
+}
+
+}  // namespace
+}  // namespace clgemm::test
