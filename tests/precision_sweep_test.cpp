@@ -168,6 +168,9 @@ TEST_P(PrecisionSweep, MatchesAFloat64ReferenceOnEveryPath) {
           if (s.m * s.n <= 128) paths.push_back(GemmPath::Tiny);  // any layout, as for batches of tiny items
           // Hopper's tensor cores, where this device's driver builds them (not on PoCL).
           if (wgmma && combo.in != DataType::F32 && combo.in != DataType::F64) paths.push_back(GemmPath::Wgmma);
+          // Double on FP64 tensor cores, where the device has them (sm_80+).
+          if (combo.in == DataType::F64 && tensor_path_available(shared_context().info()))
+            paths.push_back(GemmPath::Tensor);
           for (const GemmPath path : paths) {
             const std::string failure = run_case(combo, cs, path, rng);
             EXPECT_EQ(failure, "") << data_type_name(combo.in) << " -> " << data_type_name(combo.out) << ", path "

@@ -50,8 +50,9 @@ enum class GemmPath {
            // then the tunable xgemm kernel, which writes alpha·A·B + beta·C straight into C
   Tall,    // row-major: C with at most 16 columns and A not transposed (column-major: C with at most
            // 16 rows and B not transposed); one kernel that streams the large operand in place along k
-  Tensor,  // NVIDIA tensor cores (sm_80+) for GemmOptions::math Tf32x3 or Tf32: pack op(A) (transposed)
-           // and op(B) into padded temporaries unless already whole tiles, then the xmma kernel
+  Tensor,  // NVIDIA tensor cores (sm_80+): f32 operands with GemmOptions::math Tf32x3 or Tf32 (the
+           // xmma kernel), and f64 operands (the dmma kernel, FP64 tensor cores, double arithmetic);
+           // op(A) (transposed) and op(B) packed into padded temporaries unless already whole tiles
   Wide,    // row-major: C with at most 16 rows and B not transposed, or at most 16 columns and A
            // transposed (column-major: the same with rows and columns, A and B swapped), as in GEMV;
            // one kernel that streams the large operand in place along its rows, K in slices whose

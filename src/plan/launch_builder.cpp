@@ -6,6 +6,7 @@
 
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/direct_kernel.hpp"
+#include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/tall_kernel.hpp"
 #include "kernels/gemm/wide_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
@@ -429,27 +430,29 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
   }
 }
 
-// The tensor path: xmma.cl on At (K×M) and B (K×N). The kernel reads whole tiles without
-// guards, so an operand goes in place only where it already is whole tiles of that form, on
-// float4 boundaries; anything else is packed into a zero-padded temporary.
+// The tensor path: xmma.cl (f32) or dmma.cl (f64) on At (K×M) and B (K×N). The kernels read
+// whole tiles without guards, so an operand goes in place only where it already is whole tiles
+// of that form, on 16-byte boundaries; anything else is packed into a zero-padded temporary.
 void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
-  const GemmKernelDescriptor& d = xmma_descriptor();
+  const bool f64 = g.type == DataType::F64;
+  const GemmKernelDescriptor& d = f64 ? dmma_descriptor() : xmma_descriptor();
+  const size_t unit = f64 ? 2 : 4;  // elements of one 16-byte copy
   const KernelParams& ps = plan.params;
   const size_t bm = p(ps, "BM"), bn = p(ps, "BN"), bk = p(ps, "BK");
   const size_t pm = round_up(g.m, bm), pn = round_up(g.n, bn), pk = round_up(g.k, bk);
   const bool a_packed =
-      !(g.trans_a && g.m == pm && g.k == pk && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, 4));
+      !(g.trans_a && g.m == pm && g.k == pk && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, unit));
   const bool b_packed =
-      !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, 4));
-  TileOperand a{a_packed, 0, pk * pm, 4, pm / 4};
-  TileOperand bo{b_packed, 0, pk * pn, 4, pn / 4};
+      !(!g.trans_b && g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, unit));
+  TileOperand a{a_packed, 0, pk * pm, unit, pm / unit};
+  TileOperand bo{b_packed, 0, pk * pn, unit, pn / unit};
   const std::vector<Piece> batch = pieces_with_packs(b, g, s, a, bo);
   const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
   for (const Piece& piece : batch) {
     const auto [scalars, offsets] = b.batch_arrays(piece.s);
     add_packs(b, piece.g, piece.s, a, bo, {pm, pn, pk}, offsets);
     Command c;
-    c.what = "xmma";
+    c.what = d.info.id;
     c.sources = d.program_sources();
     c.entry = d.entry;
     c.options = build_options(ps) + batch_options(piece.s, a, bo);

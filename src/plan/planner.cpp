@@ -13,6 +13,7 @@
 #include "kernels/gemm/tall_kernel.hpp"
 #include "kernels/gemm/tiny_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "runtime/warnings.hpp"
@@ -308,6 +309,28 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   return plan;
 }
 
+// The tensor path's plan for double (dmma.cl, FP64 tensor cores), or nothing where the planner
+// goes on to the SIMT paths. The products and sums are IEEE double operations either way, so no
+// GemmOptions::math asks for it: it runs wherever the device has it, on calls of at least 512³
+// multiply-adds with no side under 64 (smaller ones keep the SIMT kernels and their tuned entries).
+std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
+  const bool forced = o.force_path == GemmPath::Tensor;
+  if (forced && !tensor_path_available(device))
+    throw Error(Status::InvalidArgument, "the tensor path needs an NVIDIA GPU of compute capability 8.0 or newer; " +
+                                             device.name + " has none");
+  const bool pays = m >= 64 && n >= 64 && k >= 64 && double(m) * double(n) * double(k) >= 512.0 * 512 * 512;
+  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) || !pays))
+    return std::nullopt;
+  KernelParams ps = o.force_params.empty() ? detail::dmma_tiles(device, m, n) : o.force_params;
+  ps["PRECISION"] = 64;
+  GemmPlan plan;
+  plan.path = GemmPath::Tensor;
+  plan.params = detail::resolve_params(detail::dmma_descriptor(), device, ps);
+  plan.source = o.force_params.empty() ? "the dmma kernel's defaults" : "the caller's overrides of the dmma kernel's defaults";
+  plan.reason = forced ? "path forced by the caller" : "double on the FP64 tensor cores (mma.sync f64)";
+  return plan;
+}
+
 // The wgmma path's plan, or nothing where the planner goes on to the other paths: for the
 // arithmetic wgmma computes (wgmma_arithmetic), on a device whose driver builds the patched
 // program, at shapes where it pays.
@@ -359,6 +382,8 @@ std::string GemmPlan::describe() const {
   std::ostringstream os;
   if (path == GemmPath::Tall)
     os << "tall: one kernel that streams op(A) in place along k, with op(B) from the caches (";
+  else if (path == GemmPath::Tensor && params.count("PRECISION") && params.at("PRECISION") == 64)
+    os << "tensor: dmma kernel on FP64 tensor cores, on packed operands (";
   else if (path == GemmPath::Tensor)
     os << "tensor: xmma kernel on tensor cores, " << (detail::tf32_terms(params) ? "TF32" : "3xTF32")
        << ", on packed operands (";
@@ -443,9 +468,11 @@ GemmPlan plan_uncached(const DeviceInfo& device, size_t m, size_t n, size_t k, c
 // The plan without the wgmma path.
 GemmPlan plan_elsewhere(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                         DataType type, bool allow_tall, size_t batch) {
-  if (type != DataType::F32 && o.force_path == GemmPath::Tensor)
-    throw Error(Status::InvalidArgument, std::string("the tensor path multiplies f32 operands; these are ") +
+  if (type != DataType::F32 && type != DataType::F64 && o.force_path == GemmPath::Tensor)
+    throw Error(Status::InvalidArgument, std::string("the tensor path multiplies f32 or f64 operands; these are ") +
                                              data_type_name(type));
+  if (type == DataType::F64)
+    if (auto dmma = plan_dmma(device, m, n, k, o)) return *dmma;
   if (type == DataType::F32 && (o.math != Math::Fp32 || o.force_path == GemmPath::Tensor)) {
     if (auto tensor = plan_tensor(device, m, n, k, o)) return *tensor;
     GemmOptions fp32 = o;

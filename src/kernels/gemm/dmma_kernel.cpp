@@ -1,0 +1,114 @@
+// dmma_kernel.cpp — parameters, constraints and work sizes of gemm/dmma.cl.
+#include "kernels/gemm/dmma_kernel.hpp"
+
+#include "kernels/gemm/xgemm_kernel.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace clgemm::detail {
+
+long dmma_threads(const KernelParams& ps) { return (p(ps, "BM") / p(ps, "WM")) * (p(ps, "BN") / p(ps, "WN")) * 32; }
+
+namespace {
+
+// Two registers per double: the accumulators (WM·WN / 32 doubles per lane), one k-step's
+// fragments, and about 24 for the rest.
+size_t registers_of(const KernelParams& ps) {
+  const size_t wm = p(ps, "WM"), wn = p(ps, "WN"), k = p(ps, "MMA_K");
+  return wm * wn / 16 + (wm + wn) * k / 16 + 24;
+}
+
+// Whether an NVIDIA architecture string names sm_90 or newer.
+bool sm90_or_newer(const DeviceInfo& dev) {
+  const std::string& a = dev.architecture;
+  if (dev.vendor.find("NVIDIA") == std::string::npos || a.rfind("sm_", 0) != 0) return false;
+  try {
+    return std::stoi(a.substr(3)) >= 90;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
+  const size_t items = size_t(dmma_threads(ps)), regs = registers_of(ps);
+  const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (regs * items) : 1;
+  return std::max<size_t>(1, std::min(by_registers, 2048 / items));
+}
+
+}  // namespace
+
+// Measured on an H100 with m16n8k8 (scripts/gpu/dmma_probe.cpp, TFLOP/s at 1024³ / 4096³ /
+// 8192³): 128×64 tiles of 32×32 per warp, 3 stages: 21.9 / 37.7 / 39.8; 128×128 of 64×32, 2
+// stages: 15.3 / 38.2 / 39.4; 64×64, 3 stages: 20.5 / 30.4 / 30.9 (6.0 at 512³, where 128×64 ran
+// 4.6). m8n8k4 ran 64×64 at 27.5 and 128×128 at 24.1 at 4096³.
+KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n) {
+  KernelParams ps;
+  if (ceil_div(m, 128) * ceil_div(n, 64) < std::max<size_t>(device.compute_units, 1)) ps["BM"] = 64;
+  if (sm90_or_newer(device)) ps["MMA_K"] = 8;
+  return ps;
+}
+
+const GemmKernelDescriptor& dmma_descriptor() {
+  static const GemmKernelDescriptor d = [] {
+    GemmKernelDescriptor d;
+    d.info = {0, "dmma", "FP64 tensor-core kernel (mma.sync f64) on packed operands", "gemm/dmma.cl", {}};
+    d.entry = "dmma";
+    d.sources = {"common/vectors.cl", "common/batch.cl"};
+    // The kernel runs on NVIDIA GPUs only: the CPU defaults are never built, but every parameter
+    // needs one.
+    d.params = {
+        {"BM", 128, 128, "rows of C per work-group", {64, 128}},
+        {"BN", 64, 64, "columns of C per work-group", {64, 128}},
+        {"BK", 8, 8, "K-depth of one tile", {4, 8, 16}},
+        {"WM", 32, 32, "rows of C per warp", {32, 64}},
+        {"WN", 32, 32, "columns of C per warp", {32, 64}},
+        {"STAGES", 3, 3, "tiles in the cp.async pipeline", {2, 3, 4}},
+        {"MMA_K", 4, 4, "the instruction: 4 (m8n8k4) or 8 (m16n8k8, sm_90 and newer)", {4, 8}},
+        precision_param(),
+    };
+    for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
+    d.constraints = {
+        one_of("PRECISION", {64}),
+        one_of("STAGES", {2, 3, 4}),
+        one_of("MMA_K", {4, 8}),
+        {"MMA_K 8 needs sm_90 or newer", [](const KernelParams& ps, const DeviceInfo& dev) {
+           return p(ps, "MMA_K") == 4 || sm90_or_newer(dev);
+         }},
+        {"WM a multiple of the instruction's M (8, or 16 with MMA_K 8) and WN of 8, both dividing the tile",
+         [](const KernelParams& ps, const DeviceInfo&) {
+           const long wm = p(ps, "WM"), wn = p(ps, "WN"), mm = p(ps, "MMA_K") == 8 ? 16 : 8;
+           return wm > 0 && wn > 0 && wm % mm == 0 && wn % 8 == 0 && p(ps, "BM") % wm == 0 && p(ps, "BN") % wn == 0;
+         }},
+        {"BM and BN multiples of 32, BK of MMA_K", [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "BM") % 32 == 0 && p(ps, "BN") % 32 == 0 && p(ps, "BK") % p(ps, "MMA_K") == 0;
+         }},
+        {"tiles split evenly into 16-byte copies over the work-group", [](const KernelParams& ps, const DeviceInfo&) {
+           const long t = dmma_threads(ps);
+           return (p(ps, "BK") * p(ps, "BM") / 2) % t == 0 && (p(ps, "BK") * p(ps, "BN") / 2) % t == 0;
+         }},
+        {"needs f64 mma.sync and cp.async (an NVIDIA GPU, sm_80 or newer)",
+         [](const KernelParams&, const DeviceInfo& dev) { return has_cp_async(dev); }},
+    };
+    d.a_form = OperandForm::Transposed;
+    d.b_form = OperandForm::AsStored;
+    d.multiples = [](const KernelParams& ps) {
+      return Multiples{size_t(p(ps, "BM")), size_t(p(ps, "BN")), size_t(p(ps, "BK"))};
+    };
+    d.global = [](const GemmShape& s, const KernelParams& ps) {
+      const size_t tiles = (round_up(s.m, p(ps, "BM")) / p(ps, "BM")) * (round_up(s.n, p(ps, "BN")) / p(ps, "BN"));
+      return cl::NDRange(tiles * dmma_threads(ps));
+    };
+    d.local = [](const KernelParams& ps) { return cl::NDRange(dmma_threads(ps)); };
+    d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "BM")), size_t(p(ps, "BN"))); };
+    d.local_bytes = [](const KernelParams& ps) {
+      return size_t(p(ps, "STAGES")) * p(ps, "BK") * (p(ps, "BM") + 4 + p(ps, "BN") + 4) * sizeof(double);
+    };
+    d.resident = resident_of;
+    d.registers = registers_of;
+    return d;
+  }();
+  return d;
+}
+
+}  // namespace clgemm::detail

@@ -1,0 +1,18 @@
+// dmma_kernel.hpp — the descriptor of gemm/dmma.cl, double on NVIDIA's FP64 tensor cores (sm_80+).
+#pragma once
+
+#include "kernels/descriptor.hpp"
+
+namespace clgemm::detail {
+
+const GemmKernelDescriptor& dmma_descriptor();
+
+// Work-items of one dmma work-group: 32 per warp, (BM/WM)·(BN/WN) warps.
+long dmma_threads(const KernelParams& ps);
+
+// The parameters for C of m×n on `device`: overrides of the defaults (128×64 tiles, m8n8k4): the
+// m16n8k8 instruction on sm_90 and newer, and 64×64 tiles where 128×64 ones would leave compute
+// units idle.
+KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n);
+
+}  // namespace clgemm::detail

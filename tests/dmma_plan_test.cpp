@@ -1,0 +1,70 @@
+// dmma_plan_test.cpp — double on FP64 tensor cores (gemm/dmma.cl): where the planner takes it, with
+// which instruction and tiles, and the commands it runs. The kernel itself runs in the precision
+// sweep wherever the device has it (an NVIDIA GPU of sm_80 or newer; not PoCL).
+#include "test_support.hpp"
+
+#include <clgemm/error.hpp>
+#include <clgemm/gemm.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace clgemm::test {
+namespace {
+
+TEST(DmmaPlan, LargeDoubleCallsTakeTheFp64TensorCores) {
+  const DeviceInfo d = fake_h200();
+  const GemmPlan big = plan_gemm(d, 4096, 4096, 4096, {}, DataType::F64);
+  ASSERT_EQ(big.path, GemmPath::Tensor) << big.describe();
+  EXPECT_EQ(big.params.at("PRECISION"), 64);
+  EXPECT_EQ(big.params.at("MMA_K"), 8) << "m16n8k8 on sm_90";
+  EXPECT_EQ(big.params.at("BM"), 128);
+  EXPECT_NE(big.describe().find("dmma kernel on FP64 tensor cores"), std::string::npos) << big.describe();
+  // Fewer tiles of 128×64 than compute units: 64×64.
+  EXPECT_EQ(plan_gemm(d, 640, 640, 640, {}, DataType::F64).params.at("BM"), 64);
+  // An Ampere GPU has m8n8k4 only.
+  DeviceInfo ampere = d;
+  ampere.architecture = "sm_80";
+  EXPECT_EQ(plan_gemm(ampere, 4096, 4096, 4096, {}, DataType::F64).params.at("MMA_K"), 4);
+  // Small calls keep the SIMT kernels and their tuned entries; other types never take dmma.
+  EXPECT_NE(plan_gemm(d, 100, 100, 100, {}, DataType::F64).path, GemmPath::Tensor);
+  EXPECT_NE(plan_gemm(d, 4096, 4096, 32, {}, DataType::F64).path, GemmPath::Tensor);
+  EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F32).path, GemmPath::Tensor);
+}
+
+TEST(DmmaPlan, ForcedWhereItCannotRunIsRefused) {
+  GemmOptions forced;
+  forced.force_path = GemmPath::Tensor;
+  forced.force_params = {{"MMA_K", 8}};
+  DeviceInfo ampere = fake_h200();
+  ampere.architecture = "sm_80";
+  EXPECT_THROW(plan_gemm(ampere, 256, 256, 256, forced, DataType::F64), Error) << "m16n8k8 needs sm_90";
+  if (tensor_path_available(shared_context().info())) GTEST_SKIP() << "this device has the tensor path";
+  try {
+    plan_gemm(shared_context().info(), 256, 256, 256, forced, DataType::F64);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("compute capability 8.0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DmmaPlan, PacksWhatIsNotWholeTilesAndRunsDmma) {
+  GemmCall call;
+  call.m = 1000, call.n = 1000, call.k = 1000;
+  call.a.ld = call.b.ld = call.c.ld = 1000;
+  call.a_type = call.b_type = call.c_type = DataType::F64;
+  const CallPlan plan = plan_call(fake_h200(), call);
+  ASSERT_EQ(plan.commands.size(), 3u) << plan.describe();
+  EXPECT_EQ(plan.commands[2].what, "dmma");
+  EXPECT_NE(plan.commands[2].options.find("-DMMA_K=8"), std::string::npos) << plan.commands[2].options;
+  EXPECT_NE(plan.commands[2].options.find("-DPRECISION=64"), std::string::npos) << plan.commands[2].options;
+  // At (K×M) and B padded to whole tiles of doubles.
+  ASSERT_EQ(plan.temporaries.size(), 2u);
+  EXPECT_EQ(plan.temporaries[0].bytes, 1000u * 1024 * 8);
+  EXPECT_EQ(plan.temporaries[1].bytes, 1000u * 1024 * 8);
+}
+
+}  // namespace
+}  // namespace clgemm::test
