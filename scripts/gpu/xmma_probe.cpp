@@ -19,7 +19,10 @@
 #define CK(x) do { cl_int e_ = (x); if (e_) { printf("CL error %d at %s:%d\n", e_, __FILE__, __LINE__); exit(1);} } while (0)
 int main(int argc, char** argv) {
   if (argc < 3) { printf("usage: probe kernel.cl sizes 'opts'...\n"); return 1; }
-  std::ifstream f(argv[1]); std::stringstream ss; ss << f.rdbuf(); std::string src = ss.str();
+  // The kernel after the cp.async macros it uses, from common/ beside its folder.
+  const std::string kernel = argv[1], dir = kernel.substr(0, kernel.find_last_of('/') + 1);
+  std::ifstream macros(dir + "../common/cp_async.cl"), f(kernel);
+  std::stringstream ss; ss << macros.rdbuf() << f.rdbuf(); std::string src = ss.str();
   std::vector<int> sizes; { std::stringstream s(argv[2]); std::string x; while (std::getline(s, x, ',')) sizes.push_back(atoi(x.c_str())); }
   cl_uint np; clGetPlatformIDs(0, nullptr, &np); std::vector<cl_platform_id> ps(np); clGetPlatformIDs(np, ps.data(), nullptr);
   cl_platform_id plat = nullptr;

@@ -73,12 +73,6 @@
 #error "the pipeline has 2-4 stages"
 #endif
 
-#define CP_ASYNC16(dst, src) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" \
-    :: "r"((uint)(size_t)(dst)), "l"((ulong)(src)) : "memory")
-#define CP_COMMIT() __asm__ volatile("cp.async.commit_group;" ::: "memory")
-#define CP_WAIT_(n) __asm__ volatile("cp.async.wait_group " #n ";" ::: "memory")
-#define CP_WAIT(n) CP_WAIT_(n)
-
 #if MMA_K == 8
 // d += a·b for one m16n8k8 tile. Lane 4g+q holds a: (g, q), (g+8, q), (g, q+4), (g+8, q+4);
 // b: (q, g), (q+4, g); d: (g, 2q), (g, 2q+1), (g+8, 2q), (g+8, 2q+1).

@@ -2,9 +2,9 @@
 #include "kernels/gemm/dmma_kernel.hpp"
 
 #include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/nvidia_arch.hpp"
 
 #include <algorithm>
-#include <string>
 
 namespace clgemm::detail {
 
@@ -19,16 +19,8 @@ size_t registers_of(const KernelParams& ps) {
   return wm * wn / 16 + (wm + wn) * k / 16 + 24;
 }
 
-// Whether an NVIDIA architecture string names sm_90 or newer.
-bool sm90_or_newer(const DeviceInfo& dev) {
-  const std::string& a = dev.architecture;
-  if (dev.vendor.find("NVIDIA") == std::string::npos || a.rfind("sm_", 0) != 0) return false;
-  try {
-    return std::stoi(a.substr(3)) >= 90;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
+// m16n8k8 on doubles arrived with sm_90.
+bool sm90_or_newer(const DeviceInfo& dev) { return nvidia_sm(dev) >= 90; }
 
 size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
   const size_t items = size_t(dmma_threads(ps)), regs = registers_of(ps);
@@ -54,7 +46,7 @@ const GemmKernelDescriptor& dmma_descriptor() {
     GemmKernelDescriptor d;
     d.info = {0, "dmma", "FP64 tensor-core kernel (mma.sync f64) on packed operands", "gemm/dmma.cl", {}};
     d.entry = "dmma";
-    d.sources = {"common/vectors.cl", "common/batch.cl"};
+    d.sources = {"common/vectors.cl", "common/batch.cl", "common/cp_async.cl"};
     // The kernel runs on NVIDIA GPUs only: the CPU defaults are never built, but every parameter
     // needs one.
     d.params = {

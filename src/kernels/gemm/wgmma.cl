@@ -138,14 +138,6 @@ typedef uint in_raw;
 #define WGMMA_WAIT(x) __asm__ volatile("// PATCH:wgmma_wait" OPS : ACC(x) :: "memory")
 #define WGMMA_DRAIN(x) __asm__ volatile("// PATCH:wgmma_drain" OPS : ACC(x) :: "memory")
 
-// Copies of 16 bytes (L2 only: a tile is read once per work-group), of which `bytes` are read
-// and the rest filled with zeros.
-#define CP_ASYNC16(dst, src, bytes) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
-    :: "r"(dst), "l"((ulong)(src)), "r"(bytes) : "memory")
-#define CP_COMMIT() __asm__ volatile("cp.async.commit_group;" ::: "memory")
-#define CP_WAIT_(n) __asm__ volatile("cp.async.wait_group " #n ";" ::: "memory")
-#define CP_WAIT(n) CP_WAIT_(n)
-
 // Where chunk c of row r of a tile lies, in bytes from the tile's start (see the top).
 inline uint swizzled(const uint r, const uint c) {
   return r * ROW_BYTES + ((c ^ ((r * ROW_BYTES / 128) % CHUNKS)) << 4);
@@ -178,7 +170,7 @@ inline void load_slice(const uint stage, __global const in_raw* A, const int lda
     __global const in_raw* src = in_a ? A + (size_t)r * lda + k : B + (size_t)r * ldb + k;
     if (bytes == 0) src = A;  // nothing is read, but the address stays a valid one
     const uint dst = stage + (in_a ? swizzled(row, c) : A_BYTES + swizzled(row - BM, c));
-    CP_ASYNC16(dst, src, bytes);
+    CP_ASYNC16_ZFILL(dst, src, bytes);
   }
 }
 

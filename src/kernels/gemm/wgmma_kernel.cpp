@@ -3,14 +3,14 @@
 
 #include <clgemm/error.hpp>
 
+#include "kernels/nvidia_arch.hpp"
+
 #include <algorithm>
 #include <string>
 
 namespace clgemm::detail {
 
-bool wgmma_architecture(const DeviceInfo& device) {
-  return device.vendor.find("NVIDIA") != std::string::npos && device.architecture == "sm_90";
-}
+bool wgmma_architecture(const DeviceInfo& device) { return nvidia_sm(device) == 90; }
 
 bool wgmma_input(DataType input) { return input == DataType::F16 || input == DataType::BF16 || input == DataType::F32; }
 
@@ -88,7 +88,7 @@ const GemmKernelDescriptor& wgmma_descriptor() {
     GemmKernelDescriptor d;
     d.info = {0, "wgmma", "Hopper tensor-core kernel (wgmma through patched PTX) on K-major operands", "gemm/wgmma.cl", {}};
     d.entry = "wgmma_gemm";
-    d.sources = {"common/vectors.cl", "common/batch.cl"};
+    d.sources = {"common/vectors.cl", "common/batch.cl", "common/cp_async.cl"};
     // BK counts elements of 16-bit inputs; TF32 configurations take half of it (wgmma_options).
     d.params = {
         {"BM", 128, 128, "rows of C per work-group", {64, 128, 256}},

@@ -1,6 +1,8 @@
 // xgemm_kernel.cpp — parameters, search space, constraints and work sizes of gemm/xgemm.cl.
 #include "kernels/gemm/xgemm_kernel.hpp"
 
+#include "kernels/nvidia_arch.hpp"
+
 #include <algorithm>
 #include <exception>
 #include <string>
@@ -19,15 +21,7 @@ bool tiles_split_evenly(const KernelParams& ps, const DeviceInfo&) {
 }  // namespace
 
 // cp.async exists from compute capability 8.0 (Ampere) on; NVIDIA's OpenCL accepts inline PTX.
-bool has_cp_async(const DeviceInfo& dev) {
-  const std::string& a = dev.architecture;
-  if (dev.vendor.find("NVIDIA") == std::string::npos || a.rfind("sm_", 0) != 0) return false;
-  try {
-    return std::stoi(a.substr(3)) >= 80;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
+bool has_cp_async(const DeviceInfo& dev) { return nvidia_sm(dev) >= 80; }
 
 size_t runnable_sk_groups(size_t groups, size_t split_tiles, const DeviceInfo& device) {
   if (groups == 0 || split_tiles == 0 || has_cp_async(device) || groups % split_tiles == 0) return groups;

@@ -94,14 +94,6 @@
 #error "FK is 0 or more"
 #endif
 
-// One 16-byte copy from global to local memory (L2 only: a tile is read once per group). A
-// __local pointer converted to an integer is its offset in the shared window.
-#define CP_ASYNC16(dst, src) __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" \
-    :: "r"((uint)(size_t)(dst)), "l"((ulong)(src)) : "memory")
-#define CP_COMMIT() __asm__ volatile("cp.async.commit_group;" ::: "memory")
-#define CP_WAIT_(n) __asm__ volatile("cp.async.wait_group " #n ";" ::: "memory")
-#define CP_WAIT(n) CP_WAIT_(n)
-
 #if TERMS == 3
 #define HI(x) (as_uint(x) & 0xffffe000u)
 #define LO(x, hi) as_uint((x) - as_float(hi))

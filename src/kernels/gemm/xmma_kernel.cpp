@@ -54,7 +54,7 @@ const GemmKernelDescriptor& xmma_descriptor() {
     GemmKernelDescriptor d;
     d.info = {0, "xmma", "tensor-core kernel (TF32 mma.sync, 3xTF32 or TF32) on packed operands", "gemm/xmma.cl", {}};
     d.entry = "xmma";
-    d.sources = {"common/vectors.cl", "common/batch.cl"};
+    d.sources = {"common/vectors.cl", "common/batch.cl", "common/cp_async.cl"};
     // Defaults: the fastest of the configurations measured on the H200 at 4096³ and 8192³ with
     // 3xTF32 (docs/tuning.md); xmma_tiles picks smaller tiles for fewer tiles of C. The kernel
     // runs on NVIDIA GPUs only: the CPU defaults are never built, but every parameter needs one.
