@@ -46,6 +46,18 @@ class Context {
                                            const std::string& entry, const std::vector<detail::PtxMarkerRule>& markers,
                                            const std::string& target = "sm_90a", unsigned min_groups_per_cu = 0) const;
 
+  // What the compiler made of a kernel, built apart from the cache with the driver's verbose flag
+  // (NVIDIA: -cl-nv-verbose) and patched like patched_kernel where `markers` is not empty: its PTX
+  // as it runs (empty where the device's binary is not text), the build log (NVIDIA's ptxas lines
+  // give registers, spills and shared memory), and what the runtime reports of the kernel.
+  struct KernelBuildInfo {
+    std::string ptx, log;
+    size_t local_bytes = 0, private_bytes = 0, work_group_size = 0;
+  };
+  KernelBuildInfo inspect_kernel(const std::vector<std::string>& sources, const std::string& options,
+                                 const std::string& entry, const std::vector<detail::PtxMarkerRule>& markers = {},
+                                 unsigned min_groups_per_cu = 0) const;
+
   // The folder of the on-disk program cache; empty when it is disabled.
   std::string program_cache_dir() const;
 

@@ -178,6 +178,22 @@ struct CallPlan {
 // back as they are. Pass the result to plan_call to see the plan gemm() would make.
 DeviceInfo planning_device(const DeviceInfo& device);
 
+// What the device's compiler made of one kernel a call would run (clgemm asm).
+struct KernelReport {
+  std::string what, kernel, options;  // as PlannedCommand has them
+  std::string ptx;                    // the PTX that runs (patched where the kernel is); "" where the
+                                      // device's binary is not text
+  std::string log;                    // the build log with the driver's verbose flag: on NVIDIA,
+                                      // ptxas's registers, spills and shared memory
+  size_t local_bytes = 0, private_bytes = 0, work_group_size = 0;  // as the runtime reports them
+};
+
+// Builds every kernel that gemm (batch_count = 1) or gemm_strided_batched on dense items would
+// run for `call` on `device`, apart from the program cache, and reports each. The buffers are not
+// looked at. Throws what plan_call throws, and Error(BuildFailure) where a build fails.
+std::vector<KernelReport> inspect_call(const DeviceInfo& device, const GemmCall& call, const GemmOptions& options = {},
+                                       size_t batch_count = 1);
+
 // What gemm (with batch_count = 1) or gemm_strided_batched would run for `call` on `device`,
 // without running anything. The buffers are not looked at and may be null; the layout,
 // transposes, leading dimensions, offsets and strides count, as they decide how each operand

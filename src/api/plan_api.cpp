@@ -2,6 +2,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
+#include "api/call_launch.hpp"
 #include "api/gemm_checks.hpp"
 #include "plan/launch_builder.hpp"
 #include "plan/normalise.hpp"
@@ -11,34 +12,41 @@
 
 namespace clgemm {
 
-CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOptions& options, size_t batch_count,
-                   size_t a_stride, size_t b_stride, size_t c_stride) {
-  detail::check_batch_count(batch_count);
-  detail::check_enums(call);
-  detail::check_index_range(call);
-  detail::check_device_types(call, device);
-  CallPlan out;
-  if (call.m == 0 || call.n == 0) return out;
-  const detail::RowMajorGemm g = detail::to_row_major(call);
-  detail::BatchSpec spec;
+namespace detail {
+
+LaunchPlan launch_of(const DeviceInfo& device, const GemmCall& call, const GemmOptions& options, size_t batch_count,
+                     size_t a_stride, size_t b_stride, size_t c_stride, std::vector<PlannedPart>* parts_out) {
+  check_batch_count(batch_count);
+  check_enums(call);
+  check_index_range(call);
+  check_device_types(call, device);
+  if (call.m == 0 || call.n == 0) return {};
+  const RowMajorGemm g = to_row_major(call);
+  BatchSpec spec;
   spec.count = batch_count;
   spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
-  spec = detail::to_row_major(call, spec);
+  spec = to_row_major(call, spec);
+  if (call.k == 0 || call.alpha == 0.0) return build_scale_plan(device, g, spec);
+  const std::vector<GemmPart> parts = plan_parts(device, g, spec, with_compute(call, options));
+  // The parts' blocks in the caller's terms: a column-major C is the transpose of the row-major
+  // one the planner sees, and so is the C of a part run reversed (c_trans).
   const bool col = call.layout == Layout::ColMajor;
-  detail::LaunchPlan launch;
-  if (call.k == 0 || call.alpha == 0.0) {
-    launch = detail::build_scale_plan(device, g, spec);
-  } else {
-    const std::vector<detail::GemmPart> parts = detail::plan_parts(device, g, spec, detail::with_compute(call, options));
-    // The parts' blocks in the caller's terms: a column-major C is the transpose of the row-major
-    // one the planner sees, and so is the C of a part run reversed (c_trans).
-    for (const auto& p : parts) {
-      const size_t rows = p.g.c_trans ? p.g.n : p.g.m, cols = p.g.c_trans ? p.g.m : p.g.n;
-      out.parts.push_back(col ? PlannedPart{p.col0, cols, p.row0, rows, p.plan}
-                              : PlannedPart{p.row0, rows, p.col0, cols, p.plan});
-    }
-    launch = detail::build_launch_plan(device, parts);
+  for (const auto& p : parts) {
+    const size_t rows = p.g.c_trans ? p.g.n : p.g.m, cols = p.g.c_trans ? p.g.m : p.g.n;
+    if (parts_out)
+      parts_out->push_back(col ? PlannedPart{p.col0, cols, p.row0, rows, p.plan}
+                               : PlannedPart{p.row0, rows, p.col0, cols, p.plan});
   }
+  return build_launch_plan(device, parts);
+}
+
+}  // namespace detail
+
+CallPlan plan_call(const DeviceInfo& device, const GemmCall& call, const GemmOptions& options, size_t batch_count,
+                   size_t a_stride, size_t b_stride, size_t c_stride) {
+  CallPlan out;
+  const detail::LaunchPlan launch =
+      detail::launch_of(device, call, options, batch_count, a_stride, b_stride, c_stride, &out.parts);
   for (const auto& c : launch.commands)
     out.commands.push_back({c.what, c.entry, c.options, c.dims, c.global, c.local, c.part});
   for (const auto& t : launch.temporaries) out.temporaries.push_back({t.role, t.bytes});

@@ -84,6 +84,23 @@ std::optional<cl::Kernel> Context::patched_kernel(const std::vector<std::string>
   return detail::guard_cl("creating kernel '" + entry + "'", [&] { return cl::Kernel(*program, entry.c_str()); });
 }
 
+Context::KernelBuildInfo Context::inspect_kernel(const std::vector<std::string>& sources, const std::string& options,
+                                                 const std::string& entry,
+                                                 const std::vector<detail::PtxMarkerRule>& markers,
+                                                 unsigned min_groups_per_cu) const {
+  const bool nvidia = info_.vendor.find("NVIDIA") != std::string::npos;
+  const auto built = programs_->inspect(program_text(sources), options, nvidia ? " -cl-nv-verbose" : "", markers,
+                                        "sm_90a", min_groups_per_cu);
+  return detail::guard_cl("inspecting kernel '" + entry + "'", [&] {
+    const cl::Kernel k(built.program, entry.c_str());
+    KernelBuildInfo out{built.ptx, built.log};
+    out.local_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(info_.device);
+    out.private_bytes = k.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(info_.device);
+    out.work_group_size = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(info_.device);
+    return out;
+  });
+}
+
 namespace {
 
 void check_size(const DeviceInfo& info, size_t bytes) {

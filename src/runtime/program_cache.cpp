@@ -106,6 +106,40 @@ std::optional<cl::Program> ProgramCache::get_patched(const std::string& name, co
   return program;
 }
 
+ProgramCache::Inspected ProgramCache::inspect(const std::string& source, const std::string& options_in,
+                                              const std::string& verbose,
+                                              const std::vector<detail::PtxMarkerRule>& rules,
+                                              const std::string& target, unsigned min_groups_per_cu) {
+  const std::string options = options_in + extra_options() + verbose;
+  const auto log_of = [&](const cl::Program& p) {
+    try {
+      return p.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
+    } catch (const cl::Error&) {
+      return std::string();
+    }
+  };
+  Inspected out{build_from_source(source, options), "", ""};
+  out.log = log_of(out.program);
+  const auto ptx = ptx_of(out.program);
+  if (!ptx) return out;
+  out.ptx = ptx->text;
+  if (rules.empty() && min_groups_per_cu == 0) return out;
+  if (!rules.empty()) out.ptx = detail::patch_ptx_markers(out.ptx, rules, target).ptx;
+  if (min_groups_per_cu > 0)
+    if (auto capped = detail::with_min_blocks_per_sm(out.ptx, min_groups_per_cu)) out.ptx = std::move(*capped);
+  std::vector<unsigned char> bytes(out.ptx.begin(), out.ptx.end());
+  bytes.insert(bytes.end(), ptx->nuls, '\0');
+  cl::Program edited(context_, {device_.device}, cl::Program::Binaries{bytes});
+  try {
+    edited.build({device_.device}, options.c_str());
+  } catch (const cl::Error&) {
+    throw Error(Status::BuildFailure, "the driver refused the edited PTX (options '" + options + "'):\n" + log_of(edited));
+  }
+  out.program = edited;
+  out.log = log_of(edited);
+  return out;
+}
+
 cl::Program ProgramCache::build(const std::string& source, const std::string& options, unsigned min_groups_per_cu) {
   const std::string key = disk_key(options, source, "min groups per unit " + std::to_string(min_groups_per_cu));
   if (auto binary = disk_.load(key)) {

@@ -40,6 +40,20 @@ class ProgramCache {
                                          const std::vector<detail::PtxMarkerRule>& rules, const std::string& target,
                                          unsigned min_groups_per_cu = 0);
 
+  // A build outside the cache, for reading what the compiler made (clgemm asm): `source` built
+  // with `options` and `verbose` (the driver's flag for a detailed log), then, where the binary is
+  // PTX, patched with `rules` (none: no patch) and capped by `min_groups_per_cu` as get_patched
+  // and get do. The program, its PTX as it runs (empty where the binary is not text) and the
+  // compiler's log of the build that made it. Throws Error(BuildFailure) with the log where the
+  // driver refuses either build.
+  struct Inspected {
+    cl::Program program;
+    std::string ptx, log;
+  };
+  Inspected inspect(const std::string& source, const std::string& options, const std::string& verbose,
+                    const std::vector<detail::PtxMarkerRule>& rules, const std::string& target,
+                    unsigned min_groups_per_cu);
+
   // Where the on-disk copies go (empty when disabled).
   std::string disk_dir() const { return disk_.dir(); }
 

@@ -1,4 +1,5 @@
-// cmd_plan.cpp — `clgemm plan`: shows how the library would run a GEMM of a given shape.
+// cmd_plan.cpp — `clgemm plan`: shows how the library would run a GEMM of a given shape; `clgemm
+// asm`: the same plan with what the device's compiler made of each kernel.
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
@@ -7,6 +8,8 @@
 #include <clgemm/cpu.hpp>
 
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <cmath>
 #include <iostream>
 
@@ -25,6 +28,8 @@ struct PlanOptions {
   std::string c_type;             // C's type; empty: A and B's
   bool run = false;
   int repeat = 10;
+  bool inspect = false;  // `clgemm asm`
+  std::string ptx_file;  // asm --ptx: where the kernels' PTX goes ("-": standard output)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -75,6 +80,60 @@ nlohmann::json run_planned(const DeviceInfo& d, const PlanOptions& o, const Gemm
   return {{"first_call_s", first}, {"warm_median_s", med}, {"warm_gflops", gemm_flops(s) / med * 1e-9},
           {"relative_error", err}, {"correct", err <= tolerance},
           {"program_cache_dir", ctx.program_cache_dir()}};
+}
+
+// The lines of NVIDIA's verbose build log that describe the compiled kernel: ptxas's registers,
+// barriers and shared memory, and its stack and spills.
+std::vector<std::string> compiler_facts(const std::string& log) {
+  std::vector<std::string> out;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("registers") == std::string::npos && line.find("spill") == std::string::npos) continue;
+    // "ptxas info    : Used 109 registers, ..." and "ptxas         .     0 bytes stack frame, ...".
+    size_t start = line.find("ptxas");
+    start = start == std::string::npos ? 0 : start + 5;
+    if (const size_t colon = line.find(':', start); colon != std::string::npos) start = colon + 1;
+    start = line.find_first_not_of(" .", start);
+    out.push_back(start == std::string::npos ? line : line.substr(start));
+  }
+  return out;
+}
+
+// `clgemm asm`: every kernel of the plan built apart from the cache, with the compiler's and the
+// runtime's account of it, and its PTX where the device has PTX.
+nlohmann::json inspect_planned(const DeviceInfo& d, const PlanOptions& o, const GemmCall& call, const GemmOptions& go) {
+  const std::vector<KernelReport> reports = inspect_call(d, call, go, o.batch);
+  nlohmann::json out = nlohmann::json::array();
+  std::ostringstream ptx;
+  for (const auto& r : reports) {
+    out.push_back({{"what", r.what}, {"kernel", r.kernel}, {"options", r.options}, {"local_bytes", r.local_bytes},
+                   {"private_bytes", r.private_bytes}, {"work_group_size", r.work_group_size},
+                   {"compiler", compiler_facts(r.log)}, {"ptx_bytes", r.ptx.size()}});
+    if (!r.ptx.empty()) ptx << "// ---- " << r.what << ": " << r.kernel << " (" << r.options << ")\n" << r.ptx << "\n";
+  }
+  if (o.ptx_file == "-") {
+    std::cout << ptx.str();
+  } else if (!o.ptx_file.empty()) {
+    std::ofstream f(o.ptx_file);
+    f << ptx.str();
+    if (!f) throw Error(Status::InvalidArgument, "--ptx: cannot write '" + o.ptx_file + "'");
+  }
+  return out;
+}
+
+void print_inspected(const nlohmann::json& kernels, const PlanOptions& o) {
+  for (const auto& k : kernels) {
+    std::cout << k["what"].get<std::string>() << " (" << k["kernel"].get<std::string>() << "): local memory "
+              << k["local_bytes"].get<size_t>() << " bytes, private " << k["private_bytes"].get<size_t>()
+              << " bytes, work-groups of up to " << k["work_group_size"].get<size_t>() << "\n";
+    const auto& facts = k["compiler"];
+    if (facts.empty()) std::cout << "  the compiler's log names no registers (NVIDIA's ptxas does)\n";
+    for (const auto& f : facts) std::cout << "  " << f.get<std::string>() << "\n";
+    const size_t ptx = k["ptx_bytes"].get<size_t>();
+    std::cout << "  " << (ptx == 0 ? std::string("no PTX: the device's binary is not text")
+                                   : "PTX " + std::to_string(ptx) + " bytes" + (o.ptx_file.empty() ? " (--ptx FILE writes it)" : ""))
+              << "\n";
+  }
 }
 
 void run_plan(const PlanOptions& o) {
@@ -138,8 +197,10 @@ void run_plan(const PlanOptions& o) {
                                {"local", std::vector<size_t>(c.local.begin(), c.local.begin() + c.dims)}});
   for (const auto& t : cp.temporaries) doc["temporaries"].push_back({{"role", t.role}, {"bytes", t.bytes}});
   if (o.run) doc["run"] = run_planned(d, o, call, go);
+  if (o.inspect) doc["kernels"] = inspect_planned(d, o, call, go);
   emit_json(o.dev, doc);
   if (!o.dev.json) std::cout << shape_text({o.m, o.n, o.k, o.batch}) << ", " << types << ", on " << d.name << ":\n" << cp.describe();
+  if (o.inspect && !o.dev.json) print_inspected(doc["kernels"], o);
   if (!o.run) return;
   const auto& r = doc["run"];
   if (!o.dev.json)
@@ -155,9 +216,13 @@ void run_plan(const PlanOptions& o) {
 
 }  // namespace
 
-void add_plan_command(CLI::App& app) {
+namespace {
+
+// `plan` and `asm` take the same call; `asm` adds what the compiler made of it.
+CLI::App* add_call_command(CLI::App& app, const std::string& name, const std::string& what, bool inspect) {
   auto o = std::make_shared<PlanOptions>();
-  auto* cmd = app.add_subcommand("plan", "show which kernel and parameters clgemm uses for a GEMM shape");
+  o->inspect = inspect;
+  auto* cmd = app.add_subcommand(name, what);
   add_device_options(*cmd, o->dev);
   cmd->add_option("--m", o->m, "rows of op(A) and C")->required()->check(kPositiveSize);
   cmd->add_option("--n", o->n, "columns of op(B) and C")->required()->check(kPositiveSize);
@@ -184,7 +249,21 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "split", "whole"}));
   cmd->add_flag("--run", o->run, "also run it through the public API: first-call latency, then warm calls");
   cmd->add_option("--repeat,-r", o->repeat, "warm calls with --run")->check(CLI::Range(1, 100000));
+  if (inspect)
+    cmd->add_option("--ptx", o->ptx_file, "write the kernels' PTX (as they run, patched where they are) to this file, "
+                                          "or - for standard output");
   cmd->callback([o] { run_plan(*o); });
+  return cmd;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app) {
+  add_call_command(app, "plan", "show which kernel and parameters clgemm uses for a GEMM shape", false);
+  add_call_command(app, "asm",
+                   "show the plan and what the device's compiler made of each kernel: registers, spills, shared "
+                   "memory (NVIDIA's ptxas), local and private memory, and the PTX that runs",
+                   true);
 }
 
 }  // namespace clgemm::cli
