@@ -172,8 +172,17 @@ TEST(WgmmaPlan, ForcedWhereItCannotRunIsRefusedClearly) {
     EXPECT_EQ(e.status(), Status::InvalidArgument);
     EXPECT_NE(std::string(e.what()).find("f32 with FP32"), std::string::npos) << e.what();
   }
-  // Forced, it takes small shapes too.
+  // Forced, it takes small shapes too; parameters the kernel cannot build are refused up front.
   EXPECT_EQ(plan_gemm(hopper(true), 8, 8, 8, forced, DataType::F16).path, GemmPath::Wgmma);
+  GemmOptions uneven = forced;
+  uneven.force_params = {{"BN", 64}, {"BK", 16}};  // 192 rows of two copies over 256 work-items
+  try {
+    plan_gemm(hopper(true), 256, 256, 256, uneven, DataType::F16);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("16-byte copies"), std::string::npos) << e.what();
+  }
 }
 
 // The commands a row-major f16 call runs on a Hopper with patching.

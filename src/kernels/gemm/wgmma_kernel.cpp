@@ -112,6 +112,10 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         {"STAGES from 2 to 8", [](const KernelParams& ps, const DeviceInfo&) {
            return p(ps, "STAGES") >= 2 && p(ps, "STAGES") <= 8;
          }},
+        // BK counts 16-bit elements: a row of a slice is BK / 8 copies of 16 bytes.
+        {"a slice splits evenly into 16-byte copies over the work-group", [](const KernelParams& ps, const DeviceInfo&) {
+           return (p(ps, "BM") + p(ps, "BN")) * (p(ps, "BK") / 8) % threads_of(ps) == 0;
+         }},
         {"needs sm_90a (an NVIDIA GPU of compute capability 9.0)",
          [](const KernelParams&, const DeviceInfo& dev) { return wgmma_architecture(dev); }},
     };
