@@ -109,6 +109,14 @@ TEST(WgmmaPatch, RulesFollowTheArithmetic) {
   EXPECT_NE(text(DataType::F16, 32, 1, 128).find("wgmma_wait:wgmma.wait_group.sync.aligned 2;"), std::string::npos)
       << "two groups per slice where a warpgroup has two blocks";
   EXPECT_THROW(detail::wgmma_rules(kRecorded, DataType::F64), Error);
+  // An N-major B: wgmma's transpose flag for B, and 16 rows of 128 bytes per k16 step.
+  KernelParams mn = kRecorded;
+  mn["B_MN"] = 1;
+  std::string all;
+  for (const auto& r : detail::wgmma_rules(mn, DataType::F16)) all += r.body;
+  EXPECT_EQ(count(all, ", da, db, p, 1, 1, 0, 1;"), 2u) << all;
+  EXPECT_EQ(count(all, "add.s64 db, db, 128;"), 1u) << all;
+  EXPECT_EQ(count(all, "add.s64 da, da, 2;"), 1u) << all;
 }
 
 DeviceInfo hopper(bool patching) {
@@ -208,7 +216,11 @@ TEST(WgmmaLaunch, ReadsKMajorAlignedOperandsInPlaceAndPacksTheRest) {
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, true, 1024, 1024)), V({"wgmma"}));
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, true, 1024, 1024), 3), V({"wgmma"}));
   // B as stored (K×N) is transposed into N×K; A transposed likewise.
-  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1024)), V({"pack op(B)ᵀ", "wgmma"}));
+  // B as stored (K×N), 16-bit, on cache lines: in place too, N-major (B_MN), under 4096 rows of C;
+  // off them, or from 4096 rows, copied N×K.
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1024)), V({"wgmma"}));
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1000)), V({"pack op(B)ᵀ", "wgmma"}));
+  EXPECT_EQ(commands_of(call_of(4096, 1000, 1000, false, false, 1024, 1024)), V({"pack op(B)ᵀ", "wgmma"}));
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, true, true, 1024, 1024)), V({"pack op(A)", "wgmma"}));
   // Rows that do not start on a cache line: copied, whatever the layout.
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, true, 1000, 1000)), V({"pack op(A)", "pack op(B)ᵀ", "wgmma"}));
@@ -281,11 +293,12 @@ namespace {
 // transposed) and packed (B as stored), per-item alpha and beta, against float64 with guard zones.
 // f16 operands multiply exactly and sum in float32; f32 ones are read as TF32 (Math::Tf32), each
 // losing up to 2^-10 of itself.
-void check_batch_on_device(DataType in, bool b_transposed, bool listed) {
+void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool aligned) {
   const size_t m = 70, n = 130, k = 90, items = 3;
-  // Rows and items on 128 bytes where read in place (A; B transposed), not where B is packed.
-  const size_t lda = 128, ldb = b_transposed ? 128 : 136, ldc = n + 5;
-  const size_t a_item = m * lda + 64, b_item = (b_transposed ? n : k) * ldb + (b_transposed ? 64 : 8), c_item = m * ldc + 7;
+  // Rows and items on 128 bytes where read in place (A; an aligned B, transposed or, 16-bit, as
+  // stored), not where B is packed (ldb = 136).
+  const size_t lda = 128, ldb = aligned ? (b_transposed ? 128 : 192) : 136, ldc = n + 5;
+  const size_t a_item = m * lda + 64, b_item = (b_transposed ? n : k) * ldb + (aligned ? 64 : 8), c_item = m * ldc + 7;
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);
   const auto random = [&](size_t count) {
@@ -340,7 +353,7 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed) {
     wrong += !(std::fabs(got[x] - want) <= unit * (std::fabs(alpha) * mag + std::fabs(beta * c[x])) + 1e-30);
   }
   EXPECT_EQ(wrong, 0u) << data_type_name(in) << ", " << (listed ? "listed" : "strided")
-                       << (b_transposed ? ", B transposed" : ", B as stored");
+                       << (b_transposed ? ", B transposed" : ", B as stored") << ", ldb " << ldb;
 }
 
 TEST(WgmmaOnDevice, BatchesStridedAndListed) {
@@ -348,7 +361,8 @@ TEST(WgmmaOnDevice, BatchesStridedAndListed) {
     GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
   for (const DataType in : {DataType::F16, DataType::F32})
     for (const bool t : {true, false})
-      for (const bool listed : {false, true}) check_batch_on_device(in, t, listed);
+      for (const bool aligned : {true, false})
+        for (const bool listed : {false, true}) check_batch_on_device(in, t, listed, aligned);
 }
 
 }  // namespace

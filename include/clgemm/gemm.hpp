@@ -63,7 +63,8 @@ enum class GemmPath {
   Wgmma,   // Hopper tensor cores through wgmma (NVIDIA sm_90, PTX patched for sm_90a: DeviceInfo::
            // sm90a_patching): f16 and bf16 operands with float32 sums, and f32 operands with
            // GemmOptions::math Tf32. Reads A as stored and B stored transposed in place (rows on
-           // 128-byte lines); copies any other operand into that form first
+           // 128-byte lines), and a 16-bit B as stored where C has under 4096 rows; copies any
+           // other operand into the kernel's form first
 };
 
 // "auto", "direct", "packed", "tall", "tensor", "wide", "tiny" or "wgmma": how the CLI and the

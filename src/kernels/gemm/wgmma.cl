@@ -2,9 +2,9 @@
 // NVIDIA's OpenCL compiler does not emit: the kernel leaves markers in inline-asm comments and the
 // host patches the PTX (runtime/ptx_markers.hpp, kernels/gemm/wgmma_kernel.cpp for the rules).
 //
-// Operands are K-major, as wgmma reads them from shared memory without transposing: A as M×K
-// rows of lda elements, B as N×K rows of ldb (Bᵀ, row-major), both in their 16-bit storage (f16,
-// bf16) or as float32 read as TF32. Rows start on 16-byte boundaries, as cp.async needs (the host
+// A is K-major (M×K rows of lda elements); B is K-major too (N×K rows of ldb: Bᵀ, row-major) or,
+// with B_MN and 16-bit inputs, N-major (K×N rows: B as stored), which wgmma reads transposed.
+// Both stay in their 16-bit storage (f16, bf16), or are float32 read as TF32. Rows start on 16-byte boundaries, as cp.async needs (the host
 // reads the caller's rows in place only where they start on 128-byte lines, and packs the others:
 // plan/wgmma_launch.cpp). Nothing else is assumed: rows past M or N and columns past K are read as
 // zeros, and C is written only inside M×N.
@@ -54,6 +54,9 @@
 #ifndef GROUP_M
 #define GROUP_M 8   // tiles of C in a band of rows walked column by column (reuse in L2)
 #endif
+#ifndef B_MN
+#define B_MN 0      // 1: B comes as K×N rows of ldb (row-major, as stored), staged N-major (16-bit only)
+#endif
 
 #if IN_STORAGE == STORAGE_F16 || IN_STORAGE == STORAGE_BF16
 #define ELEM 2
@@ -96,6 +99,11 @@ typedef uint in_raw;
 #if ((BM + BN) * CHUNKS) % THREADS
 #error "a slice must split evenly into 16-byte copies over the work-group"
 #endif
+#if B_MN && (ELEM != 2 || BK % 16)
+#error "an N-major B takes 16-bit inputs and a BK of 16, 32 or 64"
+#endif
+#define A_COPIES (BM * CHUNKS)
+#define B_ATOM_BYTES (BK * 128)                   // an N-major B: 64 columns × BK rows
 #if STAGES * STAGE_BYTES > 49152
 #error "the stages must fit the 48 KiB of local memory a work-group has"
 #endif
@@ -152,6 +160,14 @@ inline ulong descriptor(const uint address) {
   return start | (1ul << 16) | (stride << 32) | (mode << 62);
 }
 
+// The descriptor of an N-major B (B_MN): blocks of 64 columns, each BK rows of 128 bytes with
+// the 128-byte swizzle (chunk c of row k at c ^ (k mod 8)); 8-row groups 1024 bytes apart (stride
+// byte offset), 64-column blocks B_ATOM_BYTES apart (leading byte offset).
+inline ulong descriptor_mn(const uint address) {
+  const ulong start = (ulong)((address & 0x3FFFF) >> 4);
+  return start | ((ulong)(B_ATOM_BYTES >> 4) << 16) | ((ulong)(1024 >> 4) << 32) | (1ul << 62);
+}
+
 // Starts the copies of slice `kt` into the stage at `stage` (a shared-memory address): rows
 // [m0, m0 + BM) of A, then rows [n0, n0 + BN) of B, the columns [kt·BK, kt·BK + BK) of each.
 inline void load_slice(const uint stage, __global const in_raw* A, const int lda, __global const in_raw* B,
@@ -160,6 +176,17 @@ inline void load_slice(const uint stage, __global const in_raw* A, const int lda
 #pragma unroll
   for (int i = 0; i < COPIES; ++i) {
     const uint copy = lid + i * THREADS;
+#if B_MN
+    if (copy >= A_COPIES) {
+      // Row k of the slice, columns n0 + 8j .. n0 + 8j + 7: chunk j % 8 of 64-column block j / 8.
+      const uint rest = copy - A_COPIES, kk = rest / (BN / 8), j = rest % (BN / 8);
+      const int k = kt * BK + kk, n = n0 + 8 * j;
+      const int bytes = k < K ? clamp((N - n) * ELEM, 0, 16) : 0;
+      __global const in_raw* src = bytes ? B + (size_t)k * ldb + n : A;
+      CP_ASYNC16_ZFILL(stage + A_BYTES + (j / 8) * B_ATOM_BYTES + kk * 128 + (((j % 8) ^ (kk % 8)) << 4), src, bytes);
+      continue;
+    }
+#endif
     const uint row = copy / CHUNKS, c = copy % CHUNKS;
     const int k = kt * BK + c * CHUNK_ELEMS;
     const bool in_a = row < BM;
@@ -257,9 +284,14 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     CP_COMMIT();
 #endif
     const uint stage = (kt % STAGES) * STAGE_BYTES;
-    WGMMA_ISSUE(acc0, descriptor(a_rows + stage), descriptor(base + stage + A_BYTES));
+#if B_MN
+    const ulong db = descriptor_mn(base + stage + A_BYTES);
+#else
+    const ulong db = descriptor(base + stage + A_BYTES);
+#endif
+    WGMMA_ISSUE(acc0, descriptor(a_rows + stage), db);
 #if MT == 2
-    WGMMA_ISSUE(acc1, descriptor(a_rows + stage + 64 * ROW_BYTES), descriptor(base + stage + A_BYTES));
+    WGMMA_ISSUE(acc1, descriptor(a_rows + stage + 64 * ROW_BYTES), db);
 #endif
     WGMMA_WAIT(acc0);
 #if MT == 2

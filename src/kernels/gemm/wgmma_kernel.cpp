@@ -46,14 +46,17 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   // immediates.
   const std::string shape = "m64n" + std::to_string(bn) + (input == DataType::F32 ? "k8" : "k16");
   const std::string types = input == DataType::F32 ? ".f32.tf32.tf32" : input == DataType::BF16 ? ".f32.bf16.bf16" : ".f32.f16.f16";
-  const std::string tail = input == DataType::F32 ? ", p, 1, 1;\n" : ", p, 1, 1, 0, 0;\n";
+  // B_MN: B is N-major in local memory, which wgmma takes with its transpose flag; its descriptor
+  // advances by 16 rows of 128 bytes per k16 step.
+  const bool b_mn = ps.count("B_MN") && p(ps, "B_MN") != 0;
+  const std::string tail = input == DataType::F32 ? ", p, 1, 1;\n" : b_mn ? ", p, 1, 1, 0, 1;\n" : ", p, 1, 1, 0, 0;\n";
   const std::string da = "{" + std::to_string(acc) + "}", db = "{" + std::to_string(acc + 1) + "}";
   // The predicate p (true) makes each instruction add to the accumulators, which the kernel
   // zeroes; the descriptors advance by 32 bytes (2 in their 16-byte units) per instruction.
   std::string mma = ".reg .pred p;\n.reg .b32 one;\n.reg .b64 da, db;\nmov.b32 one, 1;\nsetp.ne.b32 p, one, 0;\n"
                     "mov.b64 da, " + da + ";\nmov.b64 db, " + db + ";\nwgmma.fence.sync.aligned;\n";
   for (size_t i = 0; i < mmas; ++i) {
-    if (i) mma += "add.s64 da, da, 2;\nadd.s64 db, db, 2;\n";
+    if (i) mma += std::string("add.s64 da, da, 2;\nadd.s64 db, db, ") + (b_mn ? "128" : "2") + ";\n";
     mma += "wgmma.mma_async.sync.aligned." + shape + types + " " + accumulators(acc) + ", da, db" + tail;
   }
   mma += "wgmma.commit_group.sync.aligned;";
@@ -98,6 +101,8 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         {"STAGES", 3, 3, "slices in the cp.async pipeline", {2, 3, 4}},
         {"INFLIGHT", 0, 0, "1: a slice's wgmma may still run while the next is issued", {0, 1}, 0},
         {"GROUP_M", 8, 8, "tiles of C per band of rows walked column by column", {4, 8, 16}},
+        // Not tuned: the launch sets it from B's layout.
+        {"B_MN", 0, 0, "1: B read as stored (K×N rows), N-major in local memory (16-bit inputs)", {}, 0},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -111,6 +116,10 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         one_of("INFLIGHT", {0, 1}),
         {"STAGES from 2 to 8", [](const KernelParams& ps, const DeviceInfo&) {
            return p(ps, "STAGES") >= 2 && p(ps, "STAGES") <= 8;
+         }},
+        one_of("B_MN", {0, 1}),
+        {"an N-major B with BK a multiple of 16", [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "B_MN") == 0 || p(ps, "BK") % 16 == 0;
          }},
         // BK counts 16-bit elements: a row of a slice is BK / 8 copies of 16 bytes.
         {"a slice splits evenly into 16-byte copies over the work-group", [](const KernelParams& ps, const DeviceInfo&) {
