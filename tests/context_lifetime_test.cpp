@@ -142,3 +142,27 @@ TEST(ContextLifetime, ScratchHoldsItsQueue) {
 
 }  // namespace
 }  // namespace clgemm::test
+
+namespace clgemm::test {
+namespace {
+
+// Context::feature runs a test once per name and context, from however many threads ask.
+TEST(ContextFeature, TestRunsOnceAndItsAnswerStays) {
+  Context ctx(shared_context().info());
+  std::atomic<int> runs{0};
+  std::vector<std::thread> askers;
+  std::atomic<int> yes{0};
+  for (int i = 0; i < 8; ++i)
+    askers.emplace_back([&] { yes += ctx.feature("probe", [&] { ++runs; return true; }) ? 1 : 0; });
+  for (auto& t : askers) t.join();
+  EXPECT_EQ(runs.load(), 1);
+  EXPECT_EQ(yes.load(), 8);
+  EXPECT_FALSE(ctx.feature("another", [] { return false; }));
+  EXPECT_FALSE(ctx.feature("another", [] { return true; })) << "the first answer stays";
+  // A new context asks again.
+  Context fresh(shared_context().info());
+  EXPECT_TRUE(fresh.feature("another", [] { return true; }));
+}
+
+}  // namespace
+}  // namespace clgemm::test

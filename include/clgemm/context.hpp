@@ -4,6 +4,7 @@
 
 #include <clgemm/device.hpp>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -78,6 +79,11 @@ class Context {
   // its own pack in between.
   std::unique_lock<std::mutex> scratch_guard() const;
 
+  // A fact about this context's device that only a build or a launch shows (whether the driver
+  // takes PTX patched for sm_90a): `test` runs the first time `name` is asked, and its answer is
+  // remembered for the context's life. Thread-safe; concurrent first askers run `test` once.
+  bool feature(const std::string& name, const std::function<bool()>& test) const;
+
  private:
   DeviceInfo info_;
   cl::Context context_;
@@ -85,6 +91,8 @@ class Context {
   std::unique_ptr<ProgramCache> programs_;
   struct ScratchCache;
   std::unique_ptr<ScratchCache> scratch_;
+  struct Features;
+  std::unique_ptr<Features> features_;
 };
 
 // Seconds between the start of the first and the end of the last of `events` (profiling queue).

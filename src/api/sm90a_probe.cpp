@@ -8,11 +8,15 @@ namespace clgemm::detail {
 
 bool sm90a_patching(const Context& ctx) {
   if (!wgmma_architecture(ctx.info())) return false;
-  const GemmKernelDescriptor& d = wgmma_descriptor();
-  const KernelParams ps = resolve_params(d, ctx.info(), {});
-  return ctx.patched_kernel(d.program_sources(), wgmma_options(ps, DataType::F16, DataType::F32), d.entry,
-                            wgmma_rules(ps, DataType::F16))
-      .has_value();
+  // Remembered on the context: every f16, bf16 or TF32 call asks, and the probe's options, rules
+  // and program-cache key are kilobytes of text to build each time.
+  return ctx.feature("sm90a patching", [&] {
+    const GemmKernelDescriptor& d = wgmma_descriptor();
+    const KernelParams ps = resolve_params(d, ctx.info(), {});
+    return ctx.patched_kernel(d.program_sources(), wgmma_options(ps, DataType::F16, DataType::F32), d.entry,
+                              wgmma_rules(ps, DataType::F16))
+        .has_value();
+  });
 }
 
 const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, DeviceInfo& scratch) {

@@ -8,8 +8,8 @@
 namespace clgemm::detail {
 
 // Whether ctx's driver builds the wgmma kernel (its default configuration, f16 operands) patched
-// for sm_90a; false at once on devices that are not NVIDIA sm_90. The program cache remembers the
-// build or the refusal, so only the first call on a context pays for it.
+// for sm_90a; false at once on devices that are not NVIDIA sm_90. Tried once per context
+// (Context::feature); later calls only look the answer up.
 bool sm90a_patching(const Context& ctx);
 
 // The device that a call of `type` operands and `math` is planned for: ctx.info(), with

@@ -62,6 +62,11 @@ void check_param_values(const GemmKernelDescriptor& d, const KernelParams& overr
   }
 }
 
+size_t resident_by_registers(const DeviceInfo& dev, size_t registers, size_t items) {
+  const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (registers * items) : 1;
+  return std::max<size_t>(1, std::min(by_registers, 2048 / items));
+}
+
 ParamSpec precision_param() {
   return {"PRECISION", 32, 32, "bits of the arithmetic and of packed operands: 32 (float) or 64 (double)", {}, 32};
 }

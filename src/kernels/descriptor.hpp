@@ -91,6 +91,12 @@ inline size_t element_bytes(const KernelParams& ps) {
   return it != ps.end() && it->second == 64 ? 8 : 4;
 }
 
+// Work-groups of `items` work-items, `registers` each, that one NVIDIA SM holds at once, as its
+// register file allows (1 where the device does not report it) and at most 2048 work-items
+// (sm_80 and sm_90; 1536 on sm_86 and sm_89 makes this an upper bound there): the `resident`
+// count of the tensor-core kernels, before any other limit of theirs.
+size_t resident_by_registers(const DeviceInfo& dev, size_t registers, size_t items);
+
 // Constraints shared by many kernels.
 Constraint divides(const std::string& divisor, const std::string& dividend);  // dividend % divisor == 0
 Constraint one_of(const std::string& name, std::vector<long> allowed);

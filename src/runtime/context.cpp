@@ -29,6 +29,11 @@ struct Context::ScratchCache {
   std::map<std::pair<cl_command_queue, std::string>, Slot> buffers;
 };
 
+struct Context::Features {
+  std::mutex mutex;
+  std::map<std::string, bool> known;
+};
+
 Context::Context(const DeviceInfo& device) : info_(device) {
   detail::guard_cl("creating an OpenCL context on " + info_.name, [&] {
     context_ = cl::Context(info_.device);
@@ -36,6 +41,7 @@ Context::Context(const DeviceInfo& device) : info_(device) {
   });
   programs_ = std::make_unique<ProgramCache>(context_, info_);
   scratch_ = std::make_unique<ScratchCache>();
+  features_ = std::make_unique<Features>();
 }
 
 Context::Context(const cl::Context& context, const cl::Device& device) : info_(describe_device(device)), context_(context) {
@@ -43,9 +49,19 @@ Context::Context(const cl::Context& context, const cl::Device& device) : info_(d
                    [&] { queue_ = cl::CommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE); });
   programs_ = std::make_unique<ProgramCache>(context_, info_);
   scratch_ = std::make_unique<ScratchCache>();
+  features_ = std::make_unique<Features>();
 }
 
 Context::~Context() = default;
+
+bool Context::feature(const std::string& name, const std::function<bool()>& test) const {
+  std::lock_guard<std::mutex> lock(features_->mutex);
+  const auto it = features_->known.find(name);
+  if (it != features_->known.end()) return it->second;
+  const bool found = test();
+  features_->known.emplace(name, found);
+  return found;
+}
 
 std::string Context::program_cache_dir() const { return programs_->disk_dir(); }
 

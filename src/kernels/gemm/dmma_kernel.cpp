@@ -23,9 +23,7 @@ size_t registers_of(const KernelParams& ps) {
 bool sm90_or_newer(const DeviceInfo& dev) { return nvidia_sm(dev) >= 90; }
 
 size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
-  const size_t items = size_t(dmma_threads(ps)), regs = registers_of(ps);
-  const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (regs * items) : 1;
-  return std::max<size_t>(1, std::min(by_registers, 2048 / items));
+  return resident_by_registers(dev, registers_of(ps), size_t(dmma_threads(ps)));
 }
 
 }  // namespace

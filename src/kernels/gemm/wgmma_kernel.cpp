@@ -76,12 +76,11 @@ long threads_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM") * 128
 size_t registers_of(const KernelParams& ps) { return size_t(p(ps, "WM") / 64 * p(ps, "BN")) / 2 + 40; }
 
 // Work-groups per SM by registers and by local memory (228 KiB per SM on sm_90, 1 KiB of it
-// reserved per work-group), and at most 2048 work-items.
+// reserved per work-group).
 size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
-  const size_t items = size_t(threads_of(ps));
-  const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (registers_of(ps) * items) : 1;
   const size_t bytes = size_t(p(ps, "STAGES")) * (p(ps, "BM") + p(ps, "BN")) * p(ps, "BK") * 2 + 1024;
-  return std::max<size_t>(1, std::min({by_registers, 2048 / items, 233472 / bytes}));
+  return std::max<size_t>(1, std::min(resident_by_registers(dev, registers_of(ps), size_t(threads_of(ps))),
+                                      233472 / bytes));
 }
 
 }  // namespace

@@ -24,15 +24,12 @@ size_t registers_of(const KernelParams& ps) {
   return acc * (p(ps, "FK") > 1 ? 2 : 1) + frags + 24;
 }
 
-// Work-groups per SM, as the register file allows, and at most 2048 work-items (sm_80 and
-// sm_90; 1536 on sm_86 and sm_89 makes this an upper bound there). Local memory, at most 48
-// KiB per work-group, binds later for these tiles (228 KiB per SM on sm_90). 128×128 tiles
-// of 64×64 per warp: 2 per SM; 128×64 of 64×64: 4 (H200, 2064³: 561 of them fill 528 places
-// in one round and 6 % of a second, which a model of one per SM saw as 85 % of five waves).
+// Work-groups per SM, as registers allow. Local memory, at most 48 KiB per work-group, binds
+// later for these tiles (228 KiB per SM on sm_90). 128×128 tiles of 64×64 per warp: 2 per SM;
+// 128×64 of 64×64: 4 (H200, 2064³: 561 of them fill 528 places in one round and 6 % of a second,
+// which a model of one per SM saw as 85 % of five waves).
 size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
-  const size_t items = size_t(xmma_threads(ps)), regs = registers_of(ps);
-  const size_t by_registers = dev.registers_per_work_group ? dev.registers_per_work_group / (regs * items) : 1;
-  return std::max<size_t>(1, std::min(by_registers, 2048 / items));
+  return resident_by_registers(dev, registers_of(ps), size_t(xmma_threads(ps)));
 }
 
 }  // namespace
