@@ -292,9 +292,11 @@ namespace {
 // patched program; skipped elsewhere): strided and listed, with A and B read in place (B stored
 // transposed) and packed (B as stored), per-item alpha and beta, against float64 with guard zones.
 // f16 operands multiply exactly and sum in float32; f32 ones are read as TF32 (Math::Tf32), each
-// losing up to 2^-10 of itself.
-void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool aligned) {
-  const size_t m = 70, n = 130, k = 90, items = 3;
+// losing up to 2^-10 of itself. With `tma`, the TMA copies are asked for (TMA = 1), and taken
+// wherever this device encodes tensor maps.
+void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool aligned, bool tma = false,
+                           size_t items = 3) {
+  const size_t m = 70, n = 130, k = 90;
   // Rows and items on 128 bytes where read in place (A; an aligned B, transposed or, 16-bit, as
   // stored), not where B is packed (ldb = 136).
   const size_t lda = 128, ldb = aligned ? (b_transposed ? 128 : 192) : 136, ldc = n + 5;
@@ -323,6 +325,14 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
   GemmOptions forced;
   forced.force_path = GemmPath::Wgmma;
   if (in == DataType::F32) forced.math = Math::Tf32;
+  if (tma) {
+    forced.force_params = {{"TMA", 1}};
+    const DeviceInfo device = planning_device(ctx.info());
+    const CallPlan plan = plan_call(device, call, forced, items, items * a_item, items * b_item, items * c_item);
+    bool fixes = false;
+    for (const auto& cmd : plan.commands) fixes = fixes || cmd.kernel == "tensor_map_fix";
+    EXPECT_EQ(fixes, device.tensor_maps && !listed) << plan.describe();
+  }
   const double unit = in == DataType::F32 ? std::ldexp(1.0, -9) : (k + 4) * 1.2e-7;
   std::vector<size_t> ao, bo, co;
   for (size_t i = 0; i < items; ++i) ao.push_back(i * a_item), bo.push_back(i * b_item), co.push_back(i * c_item);
@@ -353,7 +363,8 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
     wrong += !(std::fabs(got[x] - want) <= unit * (std::fabs(alpha) * mag + std::fabs(beta * c[x])) + 1e-30);
   }
   EXPECT_EQ(wrong, 0u) << data_type_name(in) << ", " << (listed ? "listed" : "strided")
-                       << (b_transposed ? ", B transposed" : ", B as stored") << ", ldb " << ldb;
+                       << (b_transposed ? ", B transposed" : ", B as stored") << ", ldb " << ldb << (tma ? ", TMA" : "")
+                       << ", " << items << " items";
 }
 
 TEST(WgmmaOnDevice, BatchesStridedAndListed) {
@@ -363,6 +374,15 @@ TEST(WgmmaOnDevice, BatchesStridedAndListed) {
     for (const bool t : {true, false})
       for (const bool aligned : {true, false})
         for (const bool listed : {false, true}) check_batch_on_device(in, t, listed, aligned);
+}
+
+TEST(WgmmaOnDevice, TmaCopiesSingleProductsAndStridedBatches) {
+  if (!planning_device(shared_context().info()).sm90a_patching)
+    GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
+  for (const DataType in : {DataType::F16, DataType::BF16, DataType::F32})
+    for (const bool t : {true, false})
+      for (const bool aligned : {true, false})
+        for (const size_t items : {size_t(1), size_t(3)}) check_batch_on_device(in, t, false, aligned, true, items);
 }
 
 }  // namespace

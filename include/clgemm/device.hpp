@@ -32,6 +32,10 @@ struct DeviceInfo {
   // An NVIDIA sm_90 whose driver builds PTX patched for sm_90a (the wgmma path). Building is the
   // only test, so describe_device leaves it false; gemm() finds it on its context, once.
   bool sm90a_patching = false;
+  // With sm90a_patching: libcuda encodes tensor maps for this device, so the wgmma kernel copies
+  // its slices by the tensor memory accelerator. Found with sm90a_patching; $CLGEMM_TENSOR_MAPS=0
+  // turns it off.
+  bool tensor_maps = false;
   std::string architecture;        // e.g. "sm_90" on NVIDIA; the PoCL target CPU ("skylake-avx512"); else 
   std::vector<std::string> extensions;  // all extensions the device reports
   cl::Device device;

@@ -3,18 +3,26 @@
 // around C, then timed at square sizes. Built against this build's library (internal headers):
 //   g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -DCL_HPP_TARGET_OPENCL_VERSION=300 \
 //     -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_HPP_ENABLE_EXCEPTIONS scripts/gpu/wgmma_check.cpp -Iinclude -Isrc \
-//     -Lbuild -lclgemm -lOpenCL -o wgmma_check
+//     -Lbuild -lclgemm -lOpenCL -ldl -o wgmma_check
 // Run as `wgmma_check [SIZE ...]` on an sm_90 device ($CLGEMM_DEVICE picks it, else the first
-// NVIDIA GPU). $WGMMA_CONFIGS: BMxBNxBKxWMxSTAGESxINFLIGHTxMINGROUPS,... (default: a built-in list). Prints one line per
-// configuration and shape; exits 1 on any wrong result.
+// NVIDIA GPU). $WGMMA_CONFIGS: BMxBNxBKxWMxSTAGESxINFLIGHTxMINGROUPS[xTMA],... (default: a built-in
+// list; TMA 1 copies by the tensor memory accelerator, on maps this tool encodes through libcuda).
+// Prints one line per configuration and shape; exits 1 on any wrong result. For experiments:
+// $WGMMA_K times products of that depth, $WGMMA_GROUP_M sets GROUP_M, $WGMMA_EXTRA adds build
+// options, $WGMMA_EMPTY_MMA=1 patches the wgmma away (the loads alone; results are then wrong, and
+// $WGMMA_TIME_ALL=1 times them anyway), $WGMMA_TIME_FIX=1 times the command that fixes tensor maps.
 #include <clgemm/context.hpp>
 #include <clgemm/cpu.hpp>
 #include <clgemm/warnings.hpp>
 
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/precision.hpp"
+#include "kernels/util/tensor_map_fix.hpp"
+
+#include <dlfcn.h>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +38,7 @@ using namespace clgemm;
 namespace {
 
 struct Config {
-  long bm, bn, bk, wm, stages, inflight, min_groups;
+  long bm, bn, bk, wm, stages, inflight, min_groups, tma;
   long threads() const { return bm / wm * 128; }
 };
 
@@ -43,8 +51,8 @@ std::vector<Config> configs() {
   std::stringstream ss(spec);
   for (std::string item; std::getline(ss, item, ',');) {
     Config c{};
-    if (std::sscanf(item.c_str(), "%ldx%ldx%ldx%ldx%ldx%ldx%ld", &c.bm, &c.bn, &c.bk, &c.wm, &c.stages, &c.inflight,
-                    &c.min_groups) == 7)
+    if (std::sscanf(item.c_str(), "%ldx%ldx%ldx%ldx%ldx%ldx%ldx%ld", &c.bm, &c.bn, &c.bk, &c.wm, &c.stages, &c.inflight,
+                    &c.min_groups, &c.tma) >= 7)
       out.push_back(c);
   }
   return out;
@@ -52,18 +60,20 @@ std::vector<Config> configs() {
 
 std::string name_of(const Config& c) {
   return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + " wm " + std::to_string(c.wm) + " stages " +
-         std::to_string(c.stages) + " inflight " + std::to_string(c.inflight) + " min groups " + std::to_string(c.min_groups);
+         std::to_string(c.stages) + " inflight " + std::to_string(c.inflight) + " min groups " + std::to_string(c.min_groups) +
+         (c.tma ? " tma " + std::to_string(c.tma) : std::string());
 }
 
 KernelParams params_of(const Config& c) {
   return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"STAGES", c.stages}, {"INFLIGHT", c.inflight},
-          {"GROUP_M", 8}};
+          {"GROUP_M", std::getenv("WGMMA_GROUP_M") ? std::atol(std::getenv("WGMMA_GROUP_M")) : 8}};
 }
 
 std::string options_of(const Config& c, DataType in, DataType out) {
   KernelParams ps = params_of(c);
   if (in == DataType::F32) ps["BK"] /= 2;
-  return detail::build_options(ps) + " -DPRECISION=32" + detail::storage_options(in, out);
+  const char* extra = std::getenv("WGMMA_EXTRA");
+ return detail::build_options(ps) + (c.tma ? " -DTMA=" + std::to_string(c.tma) : std::string()) + " -DPRECISION=32" + detail::storage_options(in, out) + (extra ? std::string(" ") + extra : "");
 }
 
 size_t bytes_of(DataType t) { return t == DataType::F32 ? 4 : 2; }
@@ -80,9 +90,73 @@ struct Run {
   double worst = 0, ms = 0;
 };
 
+// Tensor maps for the TMA configurations: libcuda's encoder (it wants a current CUDA context: device
+// 0's primary one), over the device addresses that a kernel reports for the OpenCL buffers (the
+// library instead fixes the addresses on the device: kernels/util/tensor_map_fix.cl).
+struct TensorMapSource {
+  using Encode = int (*)(void*, int, uint32_t, void*, const uint64_t*, const uint64_t*, const uint32_t*, const uint32_t*, int,
+                         int, int, int);
+  Encode encode = nullptr;
+  Context* ctx = nullptr;
+  DataType in = DataType::F16;
+  std::optional<cl::Kernel> address_of;
+
+  void open(Context& c) {
+    ctx = &c;
+    void* cuda = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!cuda) return;
+    auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(cuda, "cuInit"));
+    auto get = reinterpret_cast<int (*)(int*, int)>(dlsym(cuda, "cuDeviceGet"));
+    auto retain = reinterpret_cast<int (*)(void**, int)>(dlsym(cuda, "cuDevicePrimaryCtxRetain"));
+    auto set = reinterpret_cast<int (*)(void*)>(dlsym(cuda, "cuCtxSetCurrent"));
+    encode = reinterpret_cast<Encode>(dlsym(cuda, "cuTensorMapEncodeTiled"));
+    int dev = 0;
+    void* cu = nullptr;
+    if (!init || !get || !retain || !set || init(0) || get(&dev, 0) || retain(&cu, dev) || set(cu)) encode = nullptr;
+    cl::Program prog(c.context(), "__kernel void address_of(__global const uchar* p, __global ulong* o) { o[0] = (ulong)p; }");
+    prog.build({c.device()});
+    address_of = cl::Kernel(prog, "address_of");
+  }
+
+  uint64_t address(const cl::Buffer& buf) {
+    cl::Buffer out = ctx->buffer(8);
+    address_of->setArg(0, buf);
+    address_of->setArg(1, out);
+    ctx->queue().enqueueNDRangeKernel(*address_of, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+    uint64_t va = 0;
+    ctx->queue().enqueueReadBuffer(out, CL_TRUE, 0, 8, &va);
+    return va;
+  }
+
+  // Maps for A (rows × K, lda) and B (rows × K, ldb), boxes of the configuration's slices.
+  cl::Buffer maps(const Config& cfg, const cl::Buffer& a, size_t lda, size_t m, const cl::Buffer& b, size_t ldb, size_t n,
+                  size_t k) {
+    alignas(64) uint64_t words[32] = {};
+    const size_t elem = in == DataType::F32 ? 4 : 2, bk = size_t(cfg.bk) * 2 / elem, row_bytes = bk * elem;
+    const int swizzle = row_bytes == 128 ? 3 : row_bytes == 64 ? 2 : 1;
+    auto one = [&](uint64_t* w, const cl::Buffer& buf, size_t ld, size_t rows, size_t box_rows) {
+      const uint64_t dims[2] = {std::max<size_t>(k, 1), std::max<size_t>(rows, 1)}, strides[1] = {ld * elem};
+      const uint32_t box[2] = {uint32_t(bk), uint32_t(box_rows)}, unit[2] = {1, 1};
+      const int r = encode(w, elem == 4 ? 2 : 1, 2, reinterpret_cast<void*>(address(buf)), dims, strides, box, unit, 0,
+                           swizzle, 2, 0);
+      if (r) std::printf("[encode %d] ", r);
+    };
+    one(words, a, lda, m, size_t(cfg.bm));
+    one(words + 16, b, ldb, n, size_t(cfg.bn));
+    cl::Buffer buf = ctx->buffer(256);
+    ctx->queue().enqueueWriteBuffer(buf, CL_TRUE, 0, 256, words);
+    return buf;
+  }
+} tensor_maps;
+
 void set_args(cl::Kernel& k, const Config& cfg, size_t M, size_t N, size_t K, double alpha, double beta,
               const cl::Buffer& da, size_t lda, const cl::Buffer& db, size_t ldb, const cl::Buffer& dc, size_t c_off,
               size_t ldc) {
+  if (cfg.tma) {
+    static std::vector<cl::Buffer> keep;  // the maps outlive the launches
+    keep.push_back(tensor_maps.maps(cfg, da, lda, M, db, ldb, N, K));
+    k.setArg(20, keep.back());
+  }
   const size_t tiles_n = (N + cfg.bn - 1) / cfg.bn;
   int i = 0;
   k.setArg(i++, cl_int(M)); k.setArg(i++, cl_int(N)); k.setArg(i++, cl_int(K));
@@ -158,9 +232,15 @@ Run run(Context& ctx, cl::Kernel& k, const Config& cfg, DataType in, DataType ou
 }
 
 // The median of `reps` launches on n³ operands already on the device, in milliseconds.
+// $WGMMA_K: the K of the timed products (at most their side), else their side.
+size_t depth_of(size_t n) {
+  const char* env = std::getenv("WGMMA_K");
+  return env && *env ? std::min<size_t>(n, std::strtoul(env, nullptr, 10)) : n;
+}
+
 double time_square(Context& ctx, cl::Kernel& k, const Config& cfg, size_t n, const cl::Buffer& a, const cl::Buffer& b,
                    const cl::Buffer& c, int reps) {
-  set_args(k, cfg, n, n, n, 1.0, 0.0, a, n, b, n, c, 0, n);
+  set_args(k, cfg, n, n, depth_of(n), 1.0, 0.0, a, n, b, n, c, 0, n);
   std::vector<double> times;
   for (int rep = 0; rep < reps + 2; ++rep) {
     cl::Event ev;
@@ -244,6 +324,7 @@ int main(int argc, char** argv) {
   DeviceInfo info = choose_device(want && *want ? want : "NVIDIA");
   std::printf("device: %s (%s)\n", info.name.c_str(), info.architecture.c_str());
   Context ctx(info);
+  tensor_maps.open(ctx);
   // $WGMMA_TYPES: f16,bf16,tf32 (default all three).
   const char* types_env = std::getenv("WGMMA_TYPES");
   const std::string types = types_env && *types_env ? types_env : "f16,bf16,tf32";
@@ -259,8 +340,32 @@ int main(int argc, char** argv) {
     const Config c{128, 128, 32, 128, 3, 0, 0};
     dump_ptx(ctx, options_of(c, DataType::F16, DataType::F32), dump);
   }
+  // The command that gives tensor maps their addresses, on its own: its median time per launch.
+  if (std::getenv("WGMMA_TIME_FIX")) {
+    cl::Buffer a = ctx.buffer(1 << 20), b = ctx.buffer(1 << 20), maps = ctx.buffer(256);
+    std::optional<cl::Kernel> fix = ctx.patched_kernel({"util/tensor_map_fix.cl"}, "", "tensor_map_fix",
+                                                       detail::tensor_map_fix_rules(), "sm_90a", 0);
+    uint64_t words[16] = {};
+    fix->setArg(0, sizeof words, words);
+    fix->setArg(1, a);
+    fix->setArg(2, cl_ulong(0));
+    fix->setArg(3, sizeof words, words);
+    fix->setArg(4, b);
+    fix->setArg(5, cl_ulong(0));
+    fix->setArg(6, maps);
+    std::vector<double> times;
+    for (int rep = 0; rep < 20; ++rep) {
+      cl::Event ev;
+      ctx.queue().enqueueNDRangeKernel(*fix, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr, &ev);
+      ev.wait();
+      times.push_back((ev.getProfilingInfo<CL_PROFILING_COMMAND_END>() - ev.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-3);
+    }
+    std::sort(times.begin(), times.end());
+    std::printf("tensor_map_fix alone: median %.2f us\n", times[10]);
+  }
   bool all_ok = true;
   for (const DataType in : inputs) {
+    tensor_maps.in = in;
     const DataType out = in == DataType::F32 ? DataType::F32 : in;
     std::vector<std::pair<Config, cl::Kernel>> good;
     for (const Config& cfg : configs()) {
@@ -268,8 +373,10 @@ int main(int argc, char** argv) {
       std::printf("%s %s: ", name_of(cfg).c_str(), data_type_name(in));
       std::optional<cl::Kernel> kernel;
       try {
-        kernel = ctx.patched_kernel(d->program_sources(), options_of(cfg, in, out), d->entry,
-                                    detail::wgmma_rules(params_of(cfg), in), "sm_90a", unsigned(cfg.min_groups));
+        auto rules = detail::wgmma_rules(params_of(cfg), in);
+        if (std::getenv("WGMMA_EMPTY_MMA")) rules[0].body = "// no mma";
+        kernel = ctx.patched_kernel(d->program_sources(), options_of(cfg, in, out), d->entry, rules, "sm_90a",
+                                    unsigned(cfg.min_groups));
       } catch (const std::exception& e) {
         std::printf("does not build: %.300s\n", e.what());
         continue;
@@ -291,7 +398,7 @@ int main(int argc, char** argv) {
       all_ok = all_ok && ok;
       std::printf("%s (worst error %.2e of sum |a*b|)\n", ok ? "correct" : "WRONG", worst);
       std::fflush(stdout);
-      if (ok) good.emplace_back(cfg, *kernel);
+      if (ok || std::getenv("WGMMA_TIME_ALL")) good.emplace_back(cfg, *kernel);
     }
     for (const size_t n : sizes) {
       const cl::Buffer a = random_operand(ctx, in, n, 1), b = random_operand(ctx, in, n, 2);
@@ -299,7 +406,7 @@ int main(int argc, char** argv) {
       for (auto& [cfg, kernel] : good) {
         const double ms = time_square(ctx, kernel, cfg, n, a, b, c, 10);
         std::printf("time %s %s %zu^3: %.3f ms, %.1f TFLOP/s\n", data_type_name(in), name_of(cfg).c_str(), n, ms,
-                    2.0 * n * n * n / (ms * 1e-3) / 1e12);
+                    2.0 * n * n * depth_of(n) / (ms * 1e-3) / 1e12);
         std::fflush(stdout);
       }
     }

@@ -3,6 +3,7 @@
 
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "plan/wgmma_launch.hpp"
+#include "runtime/tensor_maps.hpp"
 
 namespace clgemm::detail {
 
@@ -23,6 +24,7 @@ const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, 
   if (!wgmma_arithmetic(type, math) || !sm90a_patching(ctx)) return ctx.info();
   scratch = ctx.info();
   scratch.sm90a_patching = true;
+  scratch.tensor_maps = tensor_maps_available(scratch);
   return scratch;
 }
 
@@ -35,6 +37,7 @@ DeviceInfo planning_device(const DeviceInfo& device) {
   if (!detail::wgmma_architecture(device)) return out;
   const Context ctx(device);
   out.sm90a_patching = detail::sm90a_patching(ctx);
+  out.tensor_maps = out.sm90a_patching && detail::tensor_maps_available(out);
   return out;
 }
 

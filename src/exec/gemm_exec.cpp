@@ -109,6 +109,7 @@ void set_args(cl::Kernel& k, const Command& c, const Bound& bound) {
         if (const cl::Buffer* b = bound.find(a); b && (*b)()) k.setArg(index, *b);
         else k.setArg(index, sizeof(cl_mem), nullptr);
         break;
+      case KernelArg::Kind::Bytes: k.setArg(index, a.bytes.size(), a.bytes.data()); break;
     }
   }
 }

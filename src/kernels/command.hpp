@@ -20,16 +20,22 @@ namespace clgemm::detail {
 enum class BufferRole { A, B, C, Temporary, BatchScalars, BatchOffsets, None };
 
 struct KernelArg {
-  enum class Kind { Int, Ulong, Scalar, Buffer } kind = Kind::Int;
+  enum class Kind { Int, Ulong, Scalar, Buffer, Bytes } kind = Kind::Int;
   int64_t integer = 0;                   // Int (32 bits in the kernel), Ulong
   double scalar = 0;                     // Scalar: alpha or beta,
   DataType scalar_type = DataType::F32;  // passed as this type (the kernel's compute type)
   BufferRole buffer = BufferRole::None;  // Buffer
   size_t index = 0;                      // Temporary: its index in the plan; Batch*: the part's
+  std::vector<uint8_t> bytes;            // Bytes: a struct passed by value
 
   static KernelArg i32(int64_t v) { return {Kind::Int, v}; }
   static KernelArg u64(uint64_t v) { return {Kind::Ulong, int64_t(v)}; }
   static KernelArg real(double v, DataType compute) { return {Kind::Scalar, 0, v, compute}; }
+  static KernelArg raw(const void* data, size_t size) {
+    KernelArg a{Kind::Bytes};
+    a.bytes.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+    return a;
+  }
   static KernelArg mem(BufferRole role, size_t index = 0) {
     return {Kind::Buffer, 0, 0, DataType::F32, role, index};
   }

@@ -31,7 +31,7 @@ PlanCache::Key PlanCache::key(const DeviceInfo& d, size_t m, size_t n, size_t k,
   id << d.platform << '|' << d.name << '|' << d.vendor << '|' << d.version << '|' << d.driver << '|'
      << d.architecture << '|' << int(d.kind) << '|' << d.compute_units << '|' << d.local_mem_bytes << '|'
      << d.max_work_group_size << '|' << d.registers_per_work_group << '|' << d.max_alloc_bytes << '|'
-     << d.sm90a_patching;
+     << d.sm90a_patching << d.tensor_maps;
   for (size_t s : d.max_work_item_sizes) id << ',' << s;
   for (const auto& e : d.extensions) id << ' ' << e;
   return {id.str(), m, n, k, int(o.force_edge_split), int(o.math), int(type), batch};

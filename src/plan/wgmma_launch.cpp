@@ -5,6 +5,10 @@
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "kernels/util/pack_kmajor.hpp"
+#include "kernels/util/tensor_map_fix.hpp"
+
+#include <algorithm>
+#include <optional>
 
 namespace clgemm::detail {
 
@@ -12,6 +16,35 @@ std::string wgmma_options(const KernelParams& ps, DataType in, DataType out) {
   KernelParams kernel = ps;
   kernel["BK"] = p(ps, "BK") * 2 / long(data_type_bytes(in));
   return build_options(kernel) + precision_option(in) + storage_options(in, out);
+}
+
+TiledMapSpec wgmma_kmajor_map(const OperandLayout& o, size_t count, size_t box_rows, const KernelParams& ps,
+                              DataType type) {
+  const size_t elem = data_type_bytes(type), bk = size_t(p(ps, "BK")) * 2 / elem;
+  TiledMapSpec m;
+  m.element_bytes = elem;
+  m.rank = count > 1 ? 3 : 2;
+  m.dims = {o.depth, o.rows, count};
+  m.strides = {o.ld * elem, o.stride * elem};
+  m.box = {uint32_t(bk), uint32_t(box_rows), 1};
+  m.swizzle_bytes = bk * elem;
+  return m;
+}
+
+TiledMapSpec wgmma_nmajor_map(const OperandLayout& o, size_t count, const KernelParams& ps, DataType type) {
+  const size_t elem = data_type_bytes(type), bk = size_t(p(ps, "BK")) * 2 / elem;
+  TiledMapSpec m;
+  m.element_bytes = elem;
+  m.rank = count > 1 ? 3 : 2;
+  m.dims = {o.depth, o.rows, count};
+  m.strides = {o.ld * elem, o.stride * elem};
+  m.box = {uint32_t(128 / elem), uint32_t(bk), 1};
+  m.swizzle_bytes = 128;
+  return m;
+}
+
+bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count) {
+  return double(m) * double(n) * double(k) * double(std::max<size_t>(count, 1)) >= kWgmmaTmaMinMultiplyAdds;
 }
 
 namespace {
@@ -56,7 +89,38 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   const size_t tiles_n = ceil_div(g.n, size_t(p(ps, "BN")));
   const cl::NDRange global = d.global({g.m, g.n, g.k}, ps), local = d.local(ps);
   const DataType compute = compute_type(g.type);
-  for (const Piece& piece : batch) {
+  // The tensor maps of every piece, or none: a piece's A as the kernel reads it (in place or the
+  // packed copy), and B K-major or N-major. A map the encoder refuses (a stride of 0 that a batch
+  // shares an operand with, for one) sends the whole call to cp.async.
+  std::vector<std::pair<MappedOperand, MappedOperand>> maps;
+  const bool wants_tma = p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count);
+  if (wants_tma && b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0) {
+    for (const Piece& piece : batch) {
+      const RowMajorGemm& pg = piece.g;
+      const size_t count = piece.s.count;
+      const OperandLayout la = a.packed ? OperandLayout{pg.m, pg.k, a.ld, a.item}
+                                        : OperandLayout{pg.m, pg.k, pg.a.ld, piece.s.a_stride};
+      const OperandLayout lb = bo.packed ? OperandLayout{pg.n, pg.k, bo.ld, bo.item}
+                               : b_mn    ? OperandLayout{pg.k, pg.n, pg.b.ld, piece.s.b_stride}
+                                         : OperandLayout{pg.n, pg.k, pg.b.ld, piece.s.b_stride};
+      const auto am = encode_tensor_map(b.device(), wgmma_kmajor_map(la, count, size_t(p(ps, "BM")), ps, g.type));
+      const auto bm = encode_tensor_map(b.device(), b_mn ? wgmma_nmajor_map(lb, count, ps, g.type)
+                                                         : wgmma_kmajor_map(lb, count, size_t(p(ps, "BN")), ps, g.type));
+      if (!am || !bm) {
+        maps.clear();
+        break;
+      }
+      maps.push_back({{*am, a.packed ? Arg::mem(BufferRole::Temporary, a.temp) : Arg::mem(BufferRole::A),
+                       a.packed ? 0 : pg.a.offset * bytes},
+                      {*bm, bo.packed ? Arg::mem(BufferRole::Temporary, bo.temp) : Arg::mem(BufferRole::B),
+                       bo.packed ? 0 : pg.b.offset * bytes}});
+    }
+  }
+  const bool tma = !maps.empty();
+  ps["TMA"] = tma;
+  const size_t map_buffer = tma ? b.temporary("tensor maps", 2 * sizeof(TensorMapBytes)) : 0;
+  for (size_t index = 0; index < batch.size(); ++index) {
+    const Piece& piece = batch[index];
     const auto [scalars, offsets] = b.batch_arrays(piece.s);
     const RowMajorGemm& pg = piece.g;
     if (a.packed) {
@@ -79,8 +143,10 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
                                             Arg::u64(o.item)};
       return std::vector<Arg>{Arg::mem(role), Arg::u64(r.offset), Arg::i32(int64_t(r.ld)), Arg::u64(stride)};
     };
+    if (tma)
+      b.add(tensor_map_fix_command(maps[index].first, maps[index].second, Arg::mem(BufferRole::Temporary, map_buffer)));
     Command c;
-    c.what = "wgmma";
+    c.what = tma ? "wgmma (TMA)" : "wgmma";
     c.sources = d.program_sources();
     c.entry = d.entry;
     c.options = wgmma_options(ps, pg.type, pg.c_type) + flag("BATCHED", piece.s.count > 1 || piece.s.arrays) +
@@ -93,6 +159,7 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
       c.args.insert(c.args.end(), v.begin(), v.end());
     c.args.insert(c.args.end(), {Arg::mem(BufferRole::C), Arg::u64(pg.c.offset), Arg::i32(int64_t(pg.c.ld)),
                                  Arg::u64(piece.s.c_stride), Arg::i32(int64_t(tiles_n)), scalars, offsets});
+    if (tma) c.args.push_back(Arg::mem(BufferRole::Temporary, map_buffer));
     c.dims = 2;
     c.global = {global[0], piece.s.count, 1};
     c.local = {local[0], 1, 1};

@@ -6,6 +6,7 @@
 
 #include "exec/problem.hpp"
 #include "plan/launch_parts.hpp"
+#include "runtime/tensor_maps.hpp"
 
 namespace clgemm::detail {
 
@@ -13,6 +14,30 @@ namespace clgemm::detail {
 // elements in the parameters, elements of `in` in the kernel).
 std::string wgmma_options(const KernelParams& ps, DataType in, DataType out);
 
+// How the kernel sees one operand in memory: `rows` rows of `depth` elements (K for a K-major
+// operand; N, with K rows, for B_MN), `ld` elements apart, items `stride` elements apart.
+struct OperandLayout {
+  size_t rows = 0, depth = 0, ld = 0, stride = 0;
+};
+
+// The tensor map of a K-major operand for the configuration `ps`: boxes of `box_rows` rows × one
+// slice of K, swizzled as wide as the slice's rows; 3-D where `count` items are more than one.
+TiledMapSpec wgmma_kmajor_map(const OperandLayout& o, size_t count, size_t box_rows, const KernelParams& ps, DataType type);
+
+// The tensor map of a B read as stored (B_MN: K rows of N): boxes of one slice's rows × 64
+// columns, 128-byte swizzled.
+TiledMapSpec wgmma_nmajor_map(const OperandLayout& o, size_t count, const KernelParams& ps, DataType type);
+
+// The smallest call, in multiply-adds, that copies by TMA. The command that puts addresses into the
+// maps costs 6 µs or more before the kernel starts, while TMA saves 4-11 % of the kernel's time (H100,
+// f16, the kernel alone at 1024³ to 8192³: equal at 1024³ and 2048³, 1.09× at 4096³, 1.12× at
+// 8192³), so it pays from about 4096×4096×2048.
+constexpr double kWgmmaTmaMinMultiplyAdds = 34359738368.0;  // 2^35
+bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count);
+
+// The wgmma path's commands. Where TMA pays, b's device takes tensor maps
+// (DeviceInfo::tensor_maps), the batch is strided and both maps encode, every launch copies by TMA (TMA = 1) after a command that
+// puts the operands' addresses into the maps; otherwise the kernel copies with cp.async.
 void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan);
 
 }  // namespace clgemm::detail

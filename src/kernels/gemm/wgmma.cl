@@ -4,15 +4,22 @@
 //
 // A is K-major (M×K rows of lda elements); B is K-major too (N×K rows of ldb: Bᵀ, row-major) or,
 // with B_MN and 16-bit inputs, N-major (K×N rows: B as stored), which wgmma reads transposed.
-// Both stay in their 16-bit storage (f16, bf16), or are float32 read as TF32. Rows start on 16-byte boundaries, as cp.async needs (the host
+// Both stay in their 16-bit storage (f16, bf16), or are float32 read as TF32. Rows start on
+// 16-byte boundaries, as cp.async and TMA need (the host
 // reads the caller's rows in place only where they start on 128-byte lines, and packs the others:
 // plan/wgmma_launch.cpp). Nothing else is assumed: rows past M or N and columns past K are read as
 // zeros, and C is written only inside M×N.
 //
 // A work-group is BM/WM warpgroups of 128 work-items; warpgroup w computes rows [WM·w, WM·w + WM)
 // of the BM×BN tile of C, WM/64 blocks of 64 rows, each with one wgmma m64nBNk(32 bytes of K)
-// per 32 bytes of K. K goes in slices of BK through a STAGES-deep cp.async pipeline: every
-// work-item copies its share of the next slices while the tensor cores work on the current one.
+// per 32 bytes of K. K goes in slices of BK through a STAGES-deep pipeline while the tensor cores
+// work on the current slice. The copies are either cp.async, every work-item its share, or (TMA)
+// the tensor memory accelerator's, one box per operand started by work-item 0 on tensor maps that
+// the host encodes and a kernel before this one completes (util/tensor_map_fix.cl). TMA moves the
+// same bytes with fewer requests, which pays because the loads set the pace: with the wgmma
+// removed, the cp.async kernel takes as long as with them (H100, f16, 8192³: 2.50 against 2.46
+// ms), and with the loads removed it runs at 752 TFLOP/s. TMA also writes zeros past the
+// tensors' edges on its own.
 //
 // Local memory binds everything here: NVIDIA's OpenCL gives a work-group at most 48 KiB, static or
 // dynamic (an H100 refused a launch with 48 KiB of dynamic local memory), so a tile of 128×128
@@ -53,6 +60,9 @@
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8   // tiles of C in a band of rows walked column by column (reuse in L2)
+#endif
+#ifndef TMA
+#define TMA 0       // 1: slices come by the tensor memory accelerator, through tensor maps
 #endif
 #ifndef B_MN
 #define B_MN 0      // 1: B comes as K×N rows of ldb (row-major, as stored), staged N-major (16-bit only)
@@ -98,6 +108,9 @@ typedef uint in_raw;
 #define AHEAD (STAGES - 1)                        // slices being copied while one is multiplied
 #if ((BM + BN) * CHUNKS) % THREADS
 #error "a slice must split evenly into 16-byte copies over the work-group"
+#endif
+#if TMA && (INFLIGHT || BATCH_ARRAYS)
+#error "the tensor-map path takes INFLIGHT 0 and strided batches"
 #endif
 #if B_MN && (ELEM != 2 || BK % 16)
 #error "an N-major B takes 16-bit inputs and a BK of 16, 32 or 64"
@@ -201,6 +214,46 @@ inline void load_slice(const uint stage, __global const in_raw* A, const int lda
   }
 }
 
+#if TMA
+// The box copy: `box` elements of `map`'s tensor from coordinates (x, y) of batch item `item`
+// into local memory at `dst`, counted on the barrier at `bar`. A map of a single product is 2-D;
+// a strided batch's is 3-D, its items the third dimension, so that no box reads into another item.
+#if BATCHED
+#define TMA_COPY(dst, map, x, y, item, bar) __asm__ volatile( \
+    "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" \
+    :: "r"(dst), "l"(map), "r"(x), "r"(y), "r"(item), "r"(bar) : "memory")
+#else
+#define TMA_COPY(dst, map, x, y, item, bar) __asm__ volatile( \
+    "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" \
+    :: "r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar) : "memory")
+#endif
+
+// Starts slice kt by the tensor memory accelerator (work-item 0 alone): BM rows × BK of A from
+// (kt·BK, m0), and BN rows × BK of B from (kt·BK, n0), or with B_MN BK rows × 64 columns of B per
+// 64-column block from (n0 + 64j, kt·BK). The boxes land swizzled as the descriptors expect, with
+// zeros for everything past the tensors' edges, and complete on the stage's barrier `bar`, which
+// expects all STAGE_BYTES.
+inline void load_slice_tma(const uint stage, const uint bar, __global const ulong* maps, const int m0, const int n0,
+                           const int kt, const int item) {
+  __asm__ volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(STAGE_BYTES) : "memory");
+  TMA_COPY(stage, maps, kt * BK, m0, item, bar);
+#if B_MN
+#pragma unroll
+  for (int j = 0; j < BN / 64; ++j) TMA_COPY(stage + A_BYTES + j * B_ATOM_BYTES, maps + 16, n0 + 64 * j, kt * BK, item, bar);
+#else
+  TMA_COPY(stage + A_BYTES, maps + 16, kt * BK, n0, item, bar);
+#endif
+}
+
+// Waits until the barrier at `bar` has completed the phase of the given parity.
+inline void wait_phase(const uint bar, const uint parity) {
+  uint done = 0;
+  while (!done)
+    __asm__ volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+}
+#endif
+
 // alpha·acc + beta·C into C, inside M×N, for the block of 64 rows starting at row m0. Work-item t
 // of the warpgroup holds, for each group j of 8 columns, acc[4j], acc[4j+1] at row
 // 16(t/32) + (t%32)/4 of the block, columns 8j + 2(t%4) and the next, and acc[4j+2], acc[4j+3]
@@ -230,7 +283,11 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
                 __global const in_raw* A, ulong a_offset, const int lda, const ulong a_stride,
                 __global const in_raw* B, ulong b_offset, const int ldb, const ulong b_stride,
                 __global out_t* C, ulong c_offset, const int ldc, const ulong c_stride, const int tiles_n,
-                __global const real* scalars, __global const ulong* offsets) {
+                __global const real* scalars, __global const ulong* offsets
+#if TMA
+                , __global const ulong* maps
+#endif
+                ) {
 #if BATCHED
   select_batch_item(get_group_id(1), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
                     scalars, offsets);
@@ -264,24 +321,48 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   // on their way. A stage is refilled once every warpgroup has finished the wgmma that read it:
   // with INFLIGHT = 0 each warpgroup waits for its wgmma before the next barrier; with 1 the
   // wgmma of a slice still runs while the next is issued, and a second barrier after the wait
-  // for it comes before the refill.
+  // for it comes before the refill. With TMA, work-item 0 starts each slice's copies, and the
+  // stage's barrier (one arrival with the byte count, then the bytes) says when they have landed.
   const int slices = (K + BK - 1) / BK;
+#if TMA
+  __local ulong bars[STAGES];
+  const uint bar0 = (uint)(size_t)bars;
+  const int item = get_group_id(1);
+  if (lid == 0) {
+    for (int s = 0; s < STAGES; ++s) __asm__ volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar0 + 8 * s) : "memory");
+    __asm__ volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    // The maps were written on the device just before this kernel (util/tensor_map_fix.cl).
+    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps) : "memory");
+    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps + 16) : "memory");
+    for (int s = 0; s < AHEAD && s < slices; ++s) load_slice_tma(base + s * STAGE_BYTES, bar0 + 8 * s, maps, m0, n0, s, item);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
 #pragma unroll
   for (int s = 0; s < AHEAD; ++s) {
     if (s < slices) load_slice(base + s * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, s, lid);
     CP_COMMIT();
   }
+#endif
   const uint a_rows = base + w * WM * ROW_BYTES;
   for (int kt = 0; kt < slices; ++kt) {
+    const int next = kt + AHEAD;  // into the stage of slice kt − 1
+#if TMA
+    // Slice kt has landed, and after the barrier every warpgroup is done with slice kt − 1.
+    wait_phase(bar0 + 8 * (kt % STAGES), (kt / STAGES) & 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0 && next < slices)
+      load_slice_tma(base + (next % STAGES) * STAGE_BYTES, bar0 + 8 * (next % STAGES), maps, m0, n0, next, item);
+#else
     // This work-item's copies of slice kt have landed; the fence hands them from the generic
     // proxy to the async one that wgmma reads through, and the barrier waits for everyone's.
     CP_WAIT(AHEAD - 1);
     __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int next = kt + AHEAD;  // into the stage of slice kt − 1
 #if INFLIGHT == 0
     if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, next, lid);
     CP_COMMIT();
+#endif
 #endif
     const uint stage = (kt % STAGES) * STAGE_BYTES;
 #if B_MN

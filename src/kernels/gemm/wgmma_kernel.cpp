@@ -97,11 +97,13 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         {"BN", 128, 128, "columns of C per work-group: the N of each wgmma", {64, 128, 256}},
         {"WM", 64, 64, "rows of C per warpgroup (one or two wgmma of 64 rows)", {64, 128}},
         {"BK", 32, 32, "K-depth of one pipeline slice (16-bit elements)", {16, 32, 64}},
-        {"STAGES", 3, 3, "slices in the cp.async pipeline", {2, 3, 4}},
+        {"STAGES", 3, 3, "slices in the copy pipeline", {2, 3, 4}},
         {"INFLIGHT", 0, 0, "1: a slice's wgmma may still run while the next is issued", {0, 1}, 0},
         {"GROUP_M", 8, 8, "tiles of C per band of rows walked column by column", {4, 8, 16}},
-        // Not tuned: the launch sets it from B's layout.
+        // Not tuned: the launch sets B_MN from B's layout, and TMA where it pays and maps encode.
         {"B_MN", 0, 0, "1: B read as stored (K×N rows), N-major in local memory (16-bit inputs)", {}, 0},
+        // TMA 1 asks for the TMA copies below the size where the launch takes them on its own.
+        {"TMA", 0, 0, "1: slices copied by the tensor memory accelerator (INFLIGHT 0, strided batches)", {}, 0},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -117,6 +119,10 @@ const GemmKernelDescriptor& wgmma_descriptor() {
            return p(ps, "STAGES") >= 2 && p(ps, "STAGES") <= 8;
          }},
         one_of("B_MN", {0, 1}),
+        one_of("TMA", {0, 1}),
+        {"TMA with INFLIGHT 0", [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "TMA") == 0 || p(ps, "INFLIGHT") == 0;
+         }},
         {"an N-major B with BK a multiple of 16", [](const KernelParams& ps, const DeviceInfo&) {
            return p(ps, "B_MN") == 0 || p(ps, "BK") % 16 == 0;
          }},

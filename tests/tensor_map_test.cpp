@@ -1,0 +1,181 @@
+// Tensor maps for the wgmma kernel's TMA copies: the maps' shapes, the command that gives them
+// their addresses, and the launch that chooses them, with a stand-in encoder where libcuda is not
+// here (CI). The copies themselves run only on an sm_90 GPU (WgmmaOnDevice, wgmma_test.cpp).
+#include "kernels/util/tensor_map_fix.hpp"
+#include "plan/wgmma_launch.hpp"
+#include "runtime/ptx_markers.hpp"
+#include "runtime/tensor_maps.hpp"
+#include "test_support.hpp"
+
+#include <clgemm/gemm.hpp>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+using namespace clgemm;
+using detail::OperandLayout;
+using detail::TensorMapBytes;
+using detail::TiledMapSpec;
+using test::fake_h200;
+using test::shared_context;
+
+namespace {
+
+const KernelParams kDefault = {{"BM", 128}, {"BN", 128}, {"WM", 64}, {"BK", 32}, {"STAGES", 3}, {"INFLIGHT", 0}};
+
+// While alive, a stand-in encoder answers for libcuda: every map it encodes carries the spec's
+// first dimension in word 1 and its rank in word 2, and specs it is told to refuse get nullopt.
+struct FakeEncoder {
+  explicit FakeEncoder(bool refuse_rank3 = false) {
+    detail::set_tensor_map_encoder_for_testing([refuse_rank3](const TiledMapSpec& s) -> std::optional<TensorMapBytes> {
+      if (refuse_rank3 && s.rank == 3) return std::nullopt;
+      TensorMapBytes m{};
+      m[0] = detail::kTensorMapPlaceholder;
+      m[1] = s.dims[0];
+      m[2] = s.rank;
+      return m;
+    });
+  }
+  ~FakeEncoder() { detail::set_tensor_map_encoder_for_testing({}); }
+};
+
+DeviceInfo hopper_with_maps() {
+  DeviceInfo d = fake_h200();
+  d.sm90a_patching = true;
+  d.tensor_maps = true;
+  return d;
+}
+
+CallPlan f16_plan(const DeviceInfo& d, size_t m, size_t n, size_t k, bool trans_b, size_t batch = 1) {
+  GemmCall call;
+  call.m = m, call.n = n, call.k = k;
+  call.a_type = call.b_type = DataType::F16, call.c_type = DataType::F32;
+  call.b_transpose = trans_b ? Transpose::Yes : Transpose::No;
+  call.a.ld = k, call.b.ld = trans_b ? k : n, call.c.ld = n;
+  GemmOptions forced;
+  forced.force_path = GemmPath::Wgmma;
+  return plan_call(d, call, forced, batch, m * k, k * n, m * n);
+}
+
+}  // namespace
+
+TEST(TensorMaps, KMajorMapsCoverTheOperandInBoxesOfOneSlice) {
+  // f16 A of 1000 rows × 777, 1024 elements apart: boxes of 128 rows × 32 elements (64-byte rows).
+  const TiledMapSpec a = detail::wgmma_kmajor_map(OperandLayout{1000, 777, 1024, 0}, 1, 128, kDefault, DataType::F16);
+  EXPECT_EQ(a.rank, 2u);
+  EXPECT_EQ(a.element_bytes, 2u);
+  EXPECT_EQ(a.dims[0], 777u);
+  EXPECT_EQ(a.dims[1], 1000u);
+  EXPECT_EQ(a.strides[0], 2048u);
+  EXPECT_EQ(a.box[0], 32u);
+  EXPECT_EQ(a.box[1], 128u);
+  EXPECT_EQ(a.swizzle_bytes, 64u);
+  // A strided batch is a third dimension, items `stride` elements apart; TF32 reads the same
+  // 64-byte rows as 16 floats.
+  const TiledMapSpec t = detail::wgmma_kmajor_map(OperandLayout{64, 512, 512, 64 * 512}, 5, 64, kDefault, DataType::F32);
+  EXPECT_EQ(t.rank, 3u);
+  EXPECT_EQ(t.dims[2], 5u);
+  EXPECT_EQ(t.strides[0], 2048u);
+  EXPECT_EQ(t.strides[1], 64u * 512 * 4);
+  EXPECT_EQ(t.box[0], 16u);
+  EXPECT_EQ(t.box[1], 64u);
+  EXPECT_EQ(t.swizzle_bytes, 64u);
+}
+
+TEST(TensorMaps, NMajorMapsTakeSixtyFourColumnsOfOneSlice) {
+  // B as stored, K = 300 rows of N = 1000: boxes of 32 rows × 64 columns, 128-byte swizzled.
+  const TiledMapSpec b = detail::wgmma_nmajor_map(OperandLayout{300, 1000, 1024, 0}, 1, kDefault, DataType::BF16);
+  EXPECT_EQ(b.dims[0], 1000u);
+  EXPECT_EQ(b.dims[1], 300u);
+  EXPECT_EQ(b.strides[0], 2048u);
+  EXPECT_EQ(b.box[0], 64u);
+  EXPECT_EQ(b.box[1], 32u);
+  EXPECT_EQ(b.swizzle_bytes, 128u);
+}
+
+TEST(TensorMaps, TheFixCommandPassesMapsByValueAndPatchesTheirAddresses) {
+  detail::MappedOperand a, b;
+  a.map[0] = detail::kTensorMapPlaceholder, a.map[15] = 7;
+  a.buffer = detail::KernelArg::mem(detail::BufferRole::A);
+  a.byte_offset = 256;
+  b.buffer = detail::KernelArg::mem(detail::BufferRole::Temporary, 2);
+  const detail::Command c = detail::tensor_map_fix_command(a, b, detail::KernelArg::mem(detail::BufferRole::Temporary, 3));
+  ASSERT_EQ(c.args.size(), 7u);
+  EXPECT_EQ(c.args[0].kind, detail::KernelArg::Kind::Bytes);
+  ASSERT_EQ(c.args[0].bytes.size(), 128u);
+  EXPECT_EQ(c.args[0].bytes[120], 7) << "word 15 of A's map, little-endian";
+  EXPECT_EQ(c.args[1].buffer, detail::BufferRole::A);
+  EXPECT_EQ(c.args[2].integer, 256);
+  EXPECT_EQ(c.args[4].index, 2u);
+  EXPECT_EQ(c.args[6].index, 3u);
+  EXPECT_EQ(c.global[0], 1u);
+  // The markers become tensormap.replace on the operands the compiler named.
+  const std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n\t// PATCH:tensormap_address %rd1 %rd7\n";
+  const auto patched = detail::patch_ptx_markers(ptx, c.ptx_rules, "sm_90a");
+  EXPECT_EQ(patched.replaced, 1u);
+  EXPECT_NE(patched.ptx.find("tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd7;"), std::string::npos)
+      << patched.ptx;
+  EXPECT_NE(patched.ptx.find(".target sm_90a"), std::string::npos);
+}
+
+TEST(TensorMaps, OnlyNvidiaGpusWithLibcudaHaveThem) {
+  // PoCL in CI, or whatever device the tests run on: never on a CPU, and the plan's device says
+  // the same as the runtime.
+  const DeviceInfo& info = shared_context().info();
+  if (info.kind != DeviceKind::GPU) EXPECT_FALSE(detail::tensor_maps_available(info));
+  const DeviceInfo planned = planning_device(info);
+  EXPECT_TRUE(!planned.tensor_maps || planned.sm90a_patching);
+  // The stand-in answers while set, and $CLGEMM_TENSOR_MAPS=0 turns maps off whatever answers.
+  FakeEncoder fake;
+  EXPECT_TRUE(detail::tensor_maps_available(info));
+  setenv("CLGEMM_TENSOR_MAPS", "0", 1);
+  EXPECT_FALSE(detail::tensor_maps_available(info));
+  unsetenv("CLGEMM_TENSOR_MAPS");
+}
+
+TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
+  FakeEncoder fake;
+  const DeviceInfo d = hopper_with_maps();
+  // Too small a product: cp.async, without the command that fixes maps.
+  EXPECT_EQ(f16_plan(d, 1000, 1000, 1024, true).commands.size(), 1u);
+  EXPECT_FALSE(detail::wgmma_tma_pays(4096, 4096, 1024, 1));
+  EXPECT_TRUE(detail::wgmma_tma_pays(4096, 4096, 2048, 1));
+  EXPECT_TRUE(detail::wgmma_tma_pays(512, 512, 512, 256));
+  // A single product: the fix, then the kernel built with TMA, which reads the maps' temporary.
+  const CallPlan one = f16_plan(d, 4000, 4000, 4096, true);
+  ASSERT_EQ(one.commands.size(), 2u);
+  EXPECT_EQ(one.commands[0].kernel, "tensor_map_fix");
+  EXPECT_EQ(one.commands[1].what, "wgmma (TMA)");
+  EXPECT_NE(one.commands[1].options.find("-DTMA=1"), std::string::npos) << one.commands[1].options;
+  ASSERT_EQ(one.temporaries.size(), 1u);
+  EXPECT_EQ(one.temporaries[0].bytes, 256u);
+  // B as stored (N-major, in place) and packed operands work the same way; a batch too.
+  const CallPlan mn = f16_plan(d, 3000, 4096, 4096, false);
+  EXPECT_NE(mn.commands.back().options.find("-DB_MN=1"), std::string::npos);
+  EXPECT_NE(mn.commands.back().options.find("-DTMA=1"), std::string::npos);
+  const CallPlan packed = f16_plan(d, 4000, 4000, 4001, true);
+  ASSERT_EQ(packed.commands.size(), 4u) << packed.describe();
+  EXPECT_EQ(packed.commands[2].kernel, "tensor_map_fix");
+  const CallPlan batch = f16_plan(d, 512, 512, 512, true, 300);
+  EXPECT_EQ(batch.commands.front().kernel, "tensor_map_fix");
+  EXPECT_NE(batch.commands.back().options.find("-DTMA=1"), std::string::npos);
+  // Without maps on the device, cp.async.
+  DeviceInfo without = d;
+  without.tensor_maps = false;
+  const CallPlan plain = f16_plan(without, 4000, 4000, 4096, true);
+  ASSERT_EQ(plain.commands.size(), 1u);
+  EXPECT_NE(plain.commands[0].options.find("-DTMA=0"), std::string::npos);
+}
+
+TEST(TensorMaps, AMapTheEncoderRefusesSendsTheCallToCpAsync) {
+  FakeEncoder refuses_batches(true);
+  const CallPlan batch = f16_plan(hopper_with_maps(), 512, 512, 512, true, 300);
+  ASSERT_EQ(batch.commands.size(), 1u) << batch.describe();
+  EXPECT_EQ(batch.commands[0].what, "wgmma");
+  EXPECT_NE(batch.commands[0].options.find("-DTMA=0"), std::string::npos);
+  EXPECT_TRUE(batch.temporaries.empty());
+  // A single product still takes TMA.
+  EXPECT_EQ(f16_plan(hopper_with_maps(), 4096, 4096, 4096, true).commands.size(), 2u);
+}
