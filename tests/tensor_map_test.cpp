@@ -1,7 +1,7 @@
-// Tensor maps for the wgmma kernel's TMA copies: the maps' shapes, the command that gives them
+// Tensor maps for the wgmma kernel's TMA copies: the maps' shapes, the patch that gives them
 // their addresses, and the launch that chooses them, with a stand-in encoder where libcuda is not
 // here (CI). The copies themselves run only on an sm_90 GPU (WgmmaOnDevice, wgmma_test.cpp).
-#include "kernels/util/tensor_map_fix.hpp"
+#include "kernels/gemm/wgmma_kernel.hpp"
 #include "plan/wgmma_launch.hpp"
 #include "runtime/ptx_markers.hpp"
 #include "runtime/tensor_maps.hpp"
@@ -95,25 +95,10 @@ TEST(TensorMaps, NMajorMapsTakeSixtyFourColumnsOfOneSlice) {
   EXPECT_EQ(b.swizzle_bytes, 128u);
 }
 
-TEST(TensorMaps, TheFixCommandPassesMapsByValueAndPatchesTheirAddresses) {
-  detail::MappedOperand a, b;
-  a.map[0] = detail::kTensorMapPlaceholder, a.map[15] = 7;
-  a.buffer = detail::KernelArg::mem(detail::BufferRole::A);
-  a.byte_offset = 256;
-  b.buffer = detail::KernelArg::mem(detail::BufferRole::Temporary, 2);
-  const detail::Command c = detail::tensor_map_fix_command(a, b, detail::KernelArg::mem(detail::BufferRole::Temporary, 3));
-  ASSERT_EQ(c.args.size(), 7u);
-  EXPECT_EQ(c.args[0].kind, detail::KernelArg::Kind::Bytes);
-  ASSERT_EQ(c.args[0].bytes.size(), 128u);
-  EXPECT_EQ(c.args[0].bytes[120], 7) << "word 15 of A's map, little-endian";
-  EXPECT_EQ(c.args[1].buffer, detail::BufferRole::A);
-  EXPECT_EQ(c.args[2].integer, 256);
-  EXPECT_EQ(c.args[4].index, 2u);
-  EXPECT_EQ(c.args[6].index, 3u);
-  EXPECT_EQ(c.global[0], 1u);
-  // The markers become tensormap.replace on the operands the compiler named.
+TEST(TensorMaps, TheKernelsMarkersBecomeTensormapReplace) {
+  const auto rules = detail::wgmma_rules(kDefault, DataType::F16);
   const std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n\t// PATCH:tensormap_address %rd1 %rd7\n";
-  const auto patched = detail::patch_ptx_markers(ptx, c.ptx_rules, "sm_90a");
+  const auto patched = detail::patch_ptx_markers(ptx, rules, "sm_90a");
   EXPECT_EQ(patched.replaced, 1u);
   EXPECT_NE(patched.ptx.find("tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd7;"), std::string::npos)
       << patched.ptx;
@@ -135,38 +120,54 @@ TEST(TensorMaps, OnlyNvidiaGpusWithLibcudaHaveThem) {
   unsetenv("CLGEMM_TENSOR_MAPS");
 }
 
+// Whether the plan's last command is the wgmma kernel built with TMA, and its temporaries.
+bool copies_by_tma(const CallPlan& plan) {
+  return plan.commands.back().options.find("-DTMA=1") != std::string::npos;
+}
+
 TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
   FakeEncoder fake;
   const DeviceInfo d = hopper_with_maps();
-  // Too small a product: cp.async, without the command that fixes maps.
-  EXPECT_EQ(f16_plan(d, 1000, 1000, 1024, true).commands.size(), 1u);
+  // Too small a product: cp.async.
+  EXPECT_FALSE(copies_by_tma(f16_plan(d, 1000, 1000, 1024, true)));
   EXPECT_FALSE(detail::wgmma_tma_pays(4096, 4096, 1024, 1));
   EXPECT_TRUE(detail::wgmma_tma_pays(4096, 4096, 2048, 1));
   EXPECT_TRUE(detail::wgmma_tma_pays(512, 512, 512, 256));
-  // A single product: the fix, then the kernel built with TMA, which reads the maps' temporary.
+  // A single product: the kernel built with TMA, and a temporary for two maps per work-group
+  // (32 × 32 tiles of 128 × 128).
   const CallPlan one = f16_plan(d, 4000, 4000, 4096, true);
-  ASSERT_EQ(one.commands.size(), 2u);
-  EXPECT_EQ(one.commands[0].kernel, "tensor_map_fix");
-  EXPECT_EQ(one.commands[1].what, "wgmma (TMA)");
-  EXPECT_NE(one.commands[1].options.find("-DTMA=1"), std::string::npos) << one.commands[1].options;
+  ASSERT_EQ(one.commands.size(), 1u);
+  EXPECT_EQ(one.commands[0].what, "wgmma (TMA)");
+  EXPECT_TRUE(copies_by_tma(one));
   ASSERT_EQ(one.temporaries.size(), 1u);
-  EXPECT_EQ(one.temporaries[0].bytes, 256u);
-  // B as stored (N-major, in place) and packed operands work the same way; a batch too.
-  const CallPlan mn = f16_plan(d, 3000, 4096, 4096, false);
+  EXPECT_EQ(one.temporaries[0].bytes, 32u * 32 * 256);
+  // B as stored is read in place, N-major, at any size where TMA copies it (without TMA, from
+  // 4096 rows of C it is copied K-major), and TMA pays for it from 2048³.
+  const CallPlan mn = f16_plan(d, 4096, 4096, 4096, false);
+  ASSERT_EQ(mn.commands.size(), 1u) << mn.describe();
   EXPECT_NE(mn.commands.back().options.find("-DB_MN=1"), std::string::npos);
-  EXPECT_NE(mn.commands.back().options.find("-DTMA=1"), std::string::npos);
+  EXPECT_TRUE(copies_by_tma(mn));
+  EXPECT_TRUE(detail::wgmma_tma_pays(2048, 2048, 2048, 1, true));
+  EXPECT_FALSE(detail::wgmma_tma_pays(2048, 2048, 2048, 1, false));
+  EXPECT_TRUE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, false)));
+  EXPECT_FALSE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, true)));
+  // Packed operands are copied from their temporaries; a batch's maps have the items as a third
+  // dimension, and its temporary two maps per work-group of every item.
   const CallPlan packed = f16_plan(d, 4000, 4000, 4001, true);
-  ASSERT_EQ(packed.commands.size(), 4u) << packed.describe();
-  EXPECT_EQ(packed.commands[2].kernel, "tensor_map_fix");
+  ASSERT_EQ(packed.commands.size(), 3u) << packed.describe();
+  EXPECT_TRUE(copies_by_tma(packed));
   const CallPlan batch = f16_plan(d, 512, 512, 512, true, 300);
-  EXPECT_EQ(batch.commands.front().kernel, "tensor_map_fix");
-  EXPECT_NE(batch.commands.back().options.find("-DTMA=1"), std::string::npos);
+  EXPECT_TRUE(copies_by_tma(batch));
+  EXPECT_EQ(batch.temporaries.back().bytes, 300u * 16 * 256);
   // Without maps on the device, cp.async.
   DeviceInfo without = d;
   without.tensor_maps = false;
   const CallPlan plain = f16_plan(without, 4000, 4000, 4096, true);
   ASSERT_EQ(plain.commands.size(), 1u);
   EXPECT_NE(plain.commands[0].options.find("-DTMA=0"), std::string::npos);
+  const CallPlan copied = f16_plan(without, 4096, 4096, 4096, false);
+  ASSERT_EQ(copied.commands.size(), 2u) << copied.describe();
+  EXPECT_NE(copied.commands.back().options.find("-DB_MN=0"), std::string::npos);
 }
 
 TEST(TensorMaps, AMapTheEncoderRefusesSendsTheCallToCpAsync) {
@@ -177,5 +178,5 @@ TEST(TensorMaps, AMapTheEncoderRefusesSendsTheCallToCpAsync) {
   EXPECT_NE(batch.commands[0].options.find("-DTMA=0"), std::string::npos);
   EXPECT_TRUE(batch.temporaries.empty());
   // A single product still takes TMA.
-  EXPECT_EQ(f16_plan(hopper_with_maps(), 4096, 4096, 4096, true).commands.size(), 2u);
+  EXPECT_TRUE(copies_by_tma(f16_plan(hopper_with_maps(), 4096, 4096, 4096, true)));
 }

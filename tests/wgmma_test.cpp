@@ -329,9 +329,8 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
     forced.force_params = {{"TMA", 1}};
     const DeviceInfo device = planning_device(ctx.info());
     const CallPlan plan = plan_call(device, call, forced, items, items * a_item, items * b_item, items * c_item);
-    bool fixes = false;
-    for (const auto& cmd : plan.commands) fixes = fixes || cmd.kernel == "tensor_map_fix";
-    EXPECT_EQ(fixes, device.tensor_maps && !listed) << plan.describe();
+    const bool by_tma = plan.commands.back().options.find("-DTMA=1") != std::string::npos;
+    EXPECT_EQ(by_tma, device.tensor_maps && !listed) << plan.describe();
   }
   const double unit = in == DataType::F32 ? std::ldexp(1.0, -9) : (k + 4) * 1.2e-7;
   std::vector<size_t> ao, bo, co;

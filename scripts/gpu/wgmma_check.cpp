@@ -10,14 +10,13 @@
 // Prints one line per configuration and shape; exits 1 on any wrong result. For experiments:
 // $WGMMA_K times products of that depth, $WGMMA_GROUP_M sets GROUP_M, $WGMMA_EXTRA adds build
 // options, $WGMMA_EMPTY_MMA=1 patches the wgmma away (the loads alone; results are then wrong, and
-// $WGMMA_TIME_ALL=1 times them anyway), $WGMMA_TIME_FIX=1 times the command that fixes tensor maps.
+// $WGMMA_TIME_ALL=1 times them anyway).
 #include <clgemm/context.hpp>
 #include <clgemm/cpu.hpp>
 #include <clgemm/warnings.hpp>
 
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/precision.hpp"
-#include "kernels/util/tensor_map_fix.hpp"
 
 #include <dlfcn.h>
 
@@ -64,9 +63,13 @@ std::string name_of(const Config& c) {
          (c.tma ? " tma " + std::to_string(c.tma) : std::string());
 }
 
+// $WGMMA_B_MN=1: B is read as K×N rows, N-major (B_MN). Only for timing: the check's reference
+// takes B as N×K, so these configurations report wrong results.
+bool b_mn() { return std::getenv("WGMMA_B_MN") && std::string(std::getenv("WGMMA_B_MN")) == "1"; }
+
 KernelParams params_of(const Config& c) {
   return {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"WM", c.wm}, {"STAGES", c.stages}, {"INFLIGHT", c.inflight},
-          {"GROUP_M", std::getenv("WGMMA_GROUP_M") ? std::atol(std::getenv("WGMMA_GROUP_M")) : 8}};
+          {"GROUP_M", std::getenv("WGMMA_GROUP_M") ? std::atol(std::getenv("WGMMA_GROUP_M")) : 8}, {"B_MN", b_mn()}};
 }
 
 std::string options_of(const Config& c, DataType in, DataType out) {
@@ -92,7 +95,7 @@ struct Run {
 
 // Tensor maps for the TMA configurations: libcuda's encoder (it wants a current CUDA context: device
 // 0's primary one), over the device addresses that a kernel reports for the OpenCL buffers (the
-// library instead fixes the addresses on the device: kernels/util/tensor_map_fix.cl).
+// library encodes a placeholder, which the kernel replaces with the same address).
 struct TensorMapSource {
   using Encode = int (*)(void*, int, uint32_t, void*, const uint64_t*, const uint64_t*, const uint32_t*, const uint32_t*, int,
                          int, int, int);
@@ -129,8 +132,8 @@ struct TensorMapSource {
   }
 
   // Maps for A (rows × K, lda) and B (rows × K, ldb), boxes of the configuration's slices.
-  cl::Buffer maps(const Config& cfg, const cl::Buffer& a, size_t lda, size_t m, const cl::Buffer& b, size_t ldb, size_t n,
-                  size_t k) {
+  std::vector<uint64_t> maps(const Config& cfg, const cl::Buffer& a, size_t lda, size_t m, const cl::Buffer& b, size_t ldb,
+                             size_t n, size_t k) {
     alignas(64) uint64_t words[32] = {};
     const size_t elem = in == DataType::F32 ? 4 : 2, bk = size_t(cfg.bk) * 2 / elem, row_bytes = bk * elem;
     const int swizzle = row_bytes == 128 ? 3 : row_bytes == 64 ? 2 : 1;
@@ -142,10 +145,14 @@ struct TensorMapSource {
       if (r) std::printf("[encode %d] ", r);
     };
     one(words, a, lda, m, size_t(cfg.bm));
-    one(words + 16, b, ldb, n, size_t(cfg.bn));
-    cl::Buffer buf = ctx->buffer(256);
-    ctx->queue().enqueueWriteBuffer(buf, CL_TRUE, 0, 256, words);
-    return buf;
+    if (b_mn()) {  // K rows of N: boxes of 64 columns × one slice's rows, 128-byte swizzled
+      const uint64_t dims[2] = {std::max<size_t>(n, 1), std::max<size_t>(k, 1)}, strides[1] = {ldb * elem};
+      const uint32_t box[2] = {uint32_t(128 / elem), uint32_t(bk)}, unit[2] = {1, 1};
+      encode(words + 16, 1, 2, reinterpret_cast<void*>(address(b)), dims, strides, box, unit, 0, 3, 2, 0);
+    } else {
+      one(words + 16, b, ldb, n, size_t(cfg.bn));
+    }
+    return std::vector<uint64_t>(words, words + 32);
   }
 } tensor_maps;
 
@@ -153,9 +160,12 @@ void set_args(cl::Kernel& k, const Config& cfg, size_t M, size_t N, size_t K, do
               const cl::Buffer& da, size_t lda, const cl::Buffer& db, size_t ldb, const cl::Buffer& dc, size_t c_off,
               size_t ldc) {
   if (cfg.tma) {
-    static std::vector<cl::Buffer> keep;  // the maps outlive the launches
-    keep.push_back(tensor_maps.maps(cfg, da, lda, M, db, ldb, N, K));
-    k.setArg(20, keep.back());
+    static std::vector<cl::Buffer> keep;  // the work-groups' copies outlive the launches
+    const auto words = tensor_maps.maps(cfg, da, lda, M, db, ldb, N, K);
+    k.setArg(20, 16 * sizeof(uint64_t), words.data());
+    k.setArg(21, 16 * sizeof(uint64_t), words.data() + 16);
+    keep.push_back(tensor_maps.ctx->buffer(256 * std::max<size_t>(1, ((M + cfg.bm - 1) / cfg.bm) * ((N + cfg.bn - 1) / cfg.bn))));
+    k.setArg(22, keep.back());
   }
   const size_t tiles_n = (N + cfg.bn - 1) / cfg.bn;
   int i = 0;
@@ -339,29 +349,6 @@ int main(int argc, char** argv) {
   if (const char* dump = std::getenv("WGMMA_DUMP_PTX")) {
     const Config c{128, 128, 32, 128, 3, 0, 0};
     dump_ptx(ctx, options_of(c, DataType::F16, DataType::F32), dump);
-  }
-  // The command that gives tensor maps their addresses, on its own: its median time per launch.
-  if (std::getenv("WGMMA_TIME_FIX")) {
-    cl::Buffer a = ctx.buffer(1 << 20), b = ctx.buffer(1 << 20), maps = ctx.buffer(256);
-    std::optional<cl::Kernel> fix = ctx.patched_kernel({"util/tensor_map_fix.cl"}, "", "tensor_map_fix",
-                                                       detail::tensor_map_fix_rules(), "sm_90a", 0);
-    uint64_t words[16] = {};
-    fix->setArg(0, sizeof words, words);
-    fix->setArg(1, a);
-    fix->setArg(2, cl_ulong(0));
-    fix->setArg(3, sizeof words, words);
-    fix->setArg(4, b);
-    fix->setArg(5, cl_ulong(0));
-    fix->setArg(6, maps);
-    std::vector<double> times;
-    for (int rep = 0; rep < 20; ++rep) {
-      cl::Event ev;
-      ctx.queue().enqueueNDRangeKernel(*fix, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr, &ev);
-      ev.wait();
-      times.push_back((ev.getProfilingInfo<CL_PROFILING_COMMAND_END>() - ev.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-3);
-    }
-    std::sort(times.begin(), times.end());
-    std::printf("tensor_map_fix alone: median %.2f us\n", times[10]);
   }
   bool all_ok = true;
   for (const DataType in : inputs) {

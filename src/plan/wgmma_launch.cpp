@@ -5,7 +5,6 @@
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "kernels/util/pack_kmajor.hpp"
-#include "kernels/util/tensor_map_fix.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -43,8 +42,9 @@ TiledMapSpec wgmma_nmajor_map(const OperandLayout& o, size_t count, const Kernel
   return m;
 }
 
-bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count) {
-  return double(m) * double(n) * double(k) * double(std::max<size_t>(count, 1)) >= kWgmmaTmaMinMultiplyAdds;
+bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, bool b_n_major) {
+  const double work = double(m) * double(n) * double(k) * double(std::max<size_t>(count, 1));
+  return work >= (b_n_major ? kWgmmaTmaMinMultiplyAddsNMajor : kWgmmaTmaMinMultiplyAdds);
 }
 
 namespace {
@@ -71,11 +71,16 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   const GemmKernelDescriptor& d = wgmma_descriptor();
   KernelParams ps = plan.params;
   // A 16-bit B stored as is (K×N) goes in place as well, N-major (B_MN), where its rows start on
-  // cache lines and C has fewer than 4096 rows. The copy it saves costs about 260/M of the GEMM's
-  // time, while the kernel reads an N-major B 6-8 % slower (H100, f16: 1024³ 96 against 56
-  // TFLOP/s with the copy, 2048³ 267 against 231, 4096³ 346 against 357, 8192³ 399 against 423).
-  const bool b_mn = g.type != DataType::F32 && !g.trans_b && g.m < 4096 &&
-                    in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
+  // cache lines, and either TMA copies it or C has fewer than 4096 rows. TMA moves its boxes of
+  // 128-byte rows faster than a K-major B's 64-byte ones (H100, f16, the kernel alone: 2048³ 327
+  // against 297 TFLOP/s, 4096³ 461 against 434, 8192³ 555 against 501). cp.async reads it 6-8 %
+  // slower than a K-major B, which pays below 4096 rows, where the copy it saves costs about 260/M
+  // of the GEMM's time (1024³ 96 against 56 TFLOP/s with the copy, 2048³ 267 against 231, 4096³
+  // 346 against 357, 8192³ 399 against 423). Should the maps then not encode, B stays N-major.
+  const bool b_kn = g.type != DataType::F32 && !g.trans_b && in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
+  const bool tma_wanted = (p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, b_kn)) &&
+                          b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0;
+  const bool b_mn = b_kn && (g.m < 4096 || tma_wanted);
   ps["B_MN"] = b_mn;
   const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);
   KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type), 0, row, g.m * row};
@@ -92,9 +97,8 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // The tensor maps of every piece, or none: a piece's A as the kernel reads it (in place or the
   // packed copy), and B K-major or N-major. A map the encoder refuses (a stride of 0 that a batch
   // shares an operand with, for one) sends the whole call to cp.async.
-  std::vector<std::pair<MappedOperand, MappedOperand>> maps;
-  const bool wants_tma = p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count);
-  if (wants_tma && b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0) {
+  std::vector<std::pair<TensorMapBytes, TensorMapBytes>> maps;
+  if (tma_wanted) {
     for (const Piece& piece : batch) {
       const RowMajorGemm& pg = piece.g;
       const size_t count = piece.s.count;
@@ -110,15 +114,14 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
         maps.clear();
         break;
       }
-      maps.push_back({{*am, a.packed ? Arg::mem(BufferRole::Temporary, a.temp) : Arg::mem(BufferRole::A),
-                       a.packed ? 0 : pg.a.offset * bytes},
-                      {*bm, bo.packed ? Arg::mem(BufferRole::Temporary, bo.temp) : Arg::mem(BufferRole::B),
-                       bo.packed ? 0 : pg.b.offset * bytes}});
+      maps.push_back({*am, *bm});
     }
   }
   const bool tma = !maps.empty();
   ps["TMA"] = tma;
-  const size_t map_buffer = tma ? b.temporary("tensor maps", 2 * sizeof(TensorMapBytes)) : 0;
+  // Every work-group completes a copy of its own: two maps per work-group of the largest piece.
+  const size_t slot_bytes = 2 * sizeof(TensorMapBytes) * (global[0] / local[0]) * items;
+  const size_t map_slots = tma ? b.temporary("tensor maps", slot_bytes) : 0;
   for (size_t index = 0; index < batch.size(); ++index) {
     const Piece& piece = batch[index];
     const auto [scalars, offsets] = b.batch_arrays(piece.s);
@@ -143,8 +146,6 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
                                             Arg::u64(o.item)};
       return std::vector<Arg>{Arg::mem(role), Arg::u64(r.offset), Arg::i32(int64_t(r.ld)), Arg::u64(stride)};
     };
-    if (tma)
-      b.add(tensor_map_fix_command(maps[index].first, maps[index].second, Arg::mem(BufferRole::Temporary, map_buffer)));
     Command c;
     c.what = tma ? "wgmma (TMA)" : "wgmma";
     c.sources = d.program_sources();
@@ -159,7 +160,10 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
       c.args.insert(c.args.end(), v.begin(), v.end());
     c.args.insert(c.args.end(), {Arg::mem(BufferRole::C), Arg::u64(pg.c.offset), Arg::i32(int64_t(pg.c.ld)),
                                  Arg::u64(piece.s.c_stride), Arg::i32(int64_t(tiles_n)), scalars, offsets});
-    if (tma) c.args.push_back(Arg::mem(BufferRole::Temporary, map_buffer));
+    if (tma)
+      c.args.insert(c.args.end(), {Arg::raw(maps[index].first.data(), sizeof(TensorMapBytes)),
+                                   Arg::raw(maps[index].second.data(), sizeof(TensorMapBytes)),
+                                   Arg::mem(BufferRole::Temporary, map_slots)});
     c.dims = 2;
     c.global = {global[0], piece.s.count, 1};
     c.local = {local[0], 1, 1};

@@ -28,16 +28,19 @@ TiledMapSpec wgmma_kmajor_map(const OperandLayout& o, size_t count, size_t box_r
 // columns, 128-byte swizzled.
 TiledMapSpec wgmma_nmajor_map(const OperandLayout& o, size_t count, const KernelParams& ps, DataType type);
 
-// The smallest call, in multiply-adds, that copies by TMA. The command that puts addresses into the
-// maps costs 6 µs or more before the kernel starts, while TMA saves 4-11 % of the kernel's time (H100,
-// f16, the kernel alone at 1024³ to 8192³: equal at 1024³ and 2048³, 1.09× at 4096³, 1.12× at
-// 8192³), so it pays from about 4096×4096×2048.
-constexpr double kWgmmaTmaMinMultiplyAdds = 34359738368.0;  // 2^35
-bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count);
+// The smallest call, in multiply-adds, that copies by TMA. Each work-group first completes its
+// own copy of the maps. With B K-major, TMA saves 4-11 % of the kernel's time (H100, f16, the
+// kernel alone: equal at 1024³ and 2048³, 1.09× at 4096³, 1.12× at 8192³), which pays from about
+// 4096×4096×2048; with B as stored, read N-major, it saves 19 % at 2048³ against cp.async's reads
+// of it (wgmma_launch.cpp).
+constexpr double kWgmmaTmaMinMultiplyAdds = 34359738368.0;       // 2^35
+constexpr double kWgmmaTmaMinMultiplyAddsNMajor = 8589934592.0;  // 2^33
+bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, bool b_n_major = false);
 
 // The wgmma path's commands. Where TMA pays, b's device takes tensor maps
-// (DeviceInfo::tensor_maps), the batch is strided and both maps encode, every launch copies by TMA (TMA = 1) after a command that
-// puts the operands' addresses into the maps; otherwise the kernel copies with cp.async.
+// (DeviceInfo::tensor_maps), the batch is strided and both maps encode, every launch copies by TMA
+// (TMA = 1), with the maps passed by value and a temporary for the work-groups' copies of them;
+// otherwise the kernel copies with cp.async.
 void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan);
 
 }  // namespace clgemm::detail

@@ -15,7 +15,7 @@
 // per 32 bytes of K. K goes in slices of BK through a STAGES-deep pipeline while the tensor cores
 // work on the current slice. The copies are either cp.async, every work-item its share, or (TMA)
 // the tensor memory accelerator's, one box per operand started by work-item 0 on tensor maps that
-// the host encodes and a kernel before this one completes (util/tensor_map_fix.cl). TMA moves the
+// the host encodes and each work-group completes with the tensors' addresses. TMA moves the
 // same bytes with fewer requests, which pays because the loads set the pace: with the wgmma
 // removed, the cp.async kernel takes as long as with them (H100, f16, 8192³: 2.50 against 2.46
 // ms), and with the loads removed it runs at 752 TFLOP/s. TMA also writes zeros past the
@@ -215,6 +215,10 @@ inline void load_slice(const uint stage, __global const in_raw* A, const int lda
 }
 
 #if TMA
+// A tensor map: 128 bytes of plain data that the host encodes (runtime/tensor_maps.hpp) with a
+// placeholder for the tensor's address.
+typedef struct { ulong word[16]; } tensor_map;
+
 // The box copy: `box` elements of `map`'s tensor from coordinates (x, y) of batch item `item`
 // into local memory at `dst`, counted on the barrier at `bar`. A map of a single product is 2-D;
 // a strided batch's is 3-D, its items the third dimension, so that no box reads into another item.
@@ -285,9 +289,13 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
                 __global out_t* C, ulong c_offset, const int ldc, const ulong c_stride, const int tiles_n,
                 __global const real* scalars, __global const ulong* offsets
 #if TMA
-                , __global const ulong* maps
+                , const tensor_map a_map, const tensor_map b_map, __global ulong* map_slots
 #endif
                 ) {
+#if TMA
+  // Where the tensors start: item 0's A and B (3-D maps step through the items themselves).
+  const ulong a_tensor = (ulong)(A + a_offset), b_tensor = (ulong)(B + b_offset);
+#endif
 #if BATCHED
   select_batch_item(get_group_id(1), &alpha, &beta, &a_offset, &b_offset, &c_offset, a_stride, b_stride, c_stride,
                     scalars, offsets);
@@ -328,10 +336,17 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   __local ulong bars[STAGES];
   const uint bar0 = (uint)(size_t)bars;
   const int item = get_group_id(1);
+  __global ulong* maps = map_slots + 32 * ((size_t)item * get_num_groups(0) + get_group_id(0));
   if (lid == 0) {
     for (int s = 0; s < STAGES; ++s) __asm__ volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar0 + 8 * s) : "memory");
     __asm__ volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    // The maps were written on the device just before this kernel (util/tensor_map_fix.cl).
+    // This work-group's own copy of the two maps, given the tensors' addresses (tensormap.replace,
+    // sm_90a: a marker the host patches), then handed to the tensor-map proxy that TMA reads
+    // them through. No other work-group touches it.
+    for (int i = 0; i < 16; ++i) maps[i] = a_map.word[i], maps[16 + i] = b_map.word[i];
+    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)maps), "l"(a_tensor) : "memory");
+    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)(maps + 16)), "l"(b_tensor) : "memory");
+    __asm__ volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
     __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps) : "memory");
     __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps + 16) : "memory");
     for (int s = 0; s < AHEAD && s < slices; ++s) load_slice_tma(base + s * STAGE_BYTES, bar0 + 8 * s, maps, m0, n0, s, item);

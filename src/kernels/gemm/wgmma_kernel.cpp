@@ -63,9 +63,11 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   // With INFLIGHT = 1 a warpgroup waits until only the current slice's groups run: one per block
   // of 64 rows.
   const std::string inflight = std::to_string(p(ps, "INFLIGHT") * p(ps, "WM") / 64);
+  // With TMA, each work-group puts the tensors' addresses into its copy of the tensor maps.
   return {{"wgmma_mma", acc + 2, mma},
           {"wgmma_wait", acc, "wgmma.wait_group.sync.aligned " + inflight + ";"},
-          {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"}};
+          {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
+          {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
 }
 
 namespace {
