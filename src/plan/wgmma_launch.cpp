@@ -17,29 +17,33 @@ std::string wgmma_options(const KernelParams& ps, DataType in, DataType out) {
   return build_options(kernel) + precision_option(in) + storage_options(in, out);
 }
 
-TiledMapSpec wgmma_kmajor_map(const OperandLayout& o, size_t count, size_t box_rows, const KernelParams& ps,
-                              DataType type) {
-  const size_t elem = data_type_bytes(type), bk = size_t(p(ps, "BK")) * 2 / elem;
+namespace {
+
+// A map over `o` (dimensions depth, rows, items) in boxes of `inner` × `outer` elements.
+TiledMapSpec map_of(const OperandLayout& o, size_t count, DataType type, size_t inner, size_t outer) {
+  const size_t elem = data_type_bytes(type);
   TiledMapSpec m;
   m.element_bytes = elem;
   m.rank = count > 1 ? 3 : 2;
   m.dims = {o.depth, o.rows, count};
   m.strides = {o.ld * elem, o.stride * elem};
-  m.box = {uint32_t(bk), uint32_t(box_rows), 1};
-  m.swizzle_bytes = bk * elem;
+  m.box = {uint32_t(inner), uint32_t(outer), 1};
+  m.swizzle_bytes = inner * elem;
   return m;
 }
 
+// Elements of `type` in one slice's K-depth (BK counts 16-bit elements).
+size_t slice_depth(const KernelParams& ps, DataType type) { return size_t(p(ps, "BK")) * 2 / data_type_bytes(type); }
+
+}  // namespace
+
+TiledMapSpec wgmma_kmajor_map(const OperandLayout& o, size_t count, size_t box_rows, const KernelParams& ps,
+                              DataType type) {
+  return map_of(o, count, type, slice_depth(ps, type), box_rows);
+}
+
 TiledMapSpec wgmma_nmajor_map(const OperandLayout& o, size_t count, const KernelParams& ps, DataType type) {
-  const size_t elem = data_type_bytes(type), bk = size_t(p(ps, "BK")) * 2 / elem;
-  TiledMapSpec m;
-  m.element_bytes = elem;
-  m.rank = count > 1 ? 3 : 2;
-  m.dims = {o.depth, o.rows, count};
-  m.strides = {o.ld * elem, o.stride * elem};
-  m.box = {uint32_t(128 / elem), uint32_t(bk), 1};
-  m.swizzle_bytes = 128;
-  return m;
+  return map_of(o, count, type, 128 / data_type_bytes(type), slice_depth(ps, type));
 }
 
 bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, bool b_n_major) {
