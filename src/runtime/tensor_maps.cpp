@@ -28,6 +28,7 @@ using CuDeviceGetAttribute = int (*)(int*, int, int);
 using CuPrimaryCtxRetain = int (*)(void**, int);
 using CuPrimaryCtxGetState = int (*)(int, unsigned*, int*);
 using CuCtxSetCurrent = int (*)(void*);
+using CuCtxGetCurrent = int (*)(void**);
 using CuTensorMapEncodeTiled = int (*)(void*, int, uint32_t, void*, const uint64_t*, const uint64_t*, const uint32_t*,
                                        const uint32_t*, int, int, int, int);
 constexpr int kAttributePciBusId = 33, kAttributePciDomainId = 50;
@@ -43,6 +44,7 @@ struct Libcuda {
   CuPrimaryCtxRetain retain = nullptr;
   CuPrimaryCtxGetState state = nullptr;
   CuCtxSetCurrent set_current = nullptr;
+  CuCtxGetCurrent get_current = nullptr;
   CuTensorMapEncodeTiled encode = nullptr;
 };
 
@@ -64,9 +66,10 @@ const Libcuda& libcuda() {
     l.retain = reinterpret_cast<CuPrimaryCtxRetain>(dlsym(handle, "cuDevicePrimaryCtxRetain"));
     l.state = reinterpret_cast<CuPrimaryCtxGetState>(dlsym(handle, "cuDevicePrimaryCtxGetState"));
     l.set_current = reinterpret_cast<CuCtxSetCurrent>(dlsym(handle, "cuCtxSetCurrent"));
+    l.get_current = reinterpret_cast<CuCtxGetCurrent>(dlsym(handle, "cuCtxGetCurrent"));
     l.encode = reinterpret_cast<CuTensorMapEncodeTiled>(dlsym(handle, "cuTensorMapEncodeTiled"));
-    l.loaded = init && l.device_count && l.device_get && l.attribute && l.retain && l.state && l.set_current && l.encode &&
-               init(0) == 0;
+    l.loaded = init && l.device_count && l.device_get && l.attribute && l.retain && l.state && l.set_current &&
+               l.get_current && l.encode && init(0) == 0;
     return l;
   }();
   return lib;
@@ -151,14 +154,17 @@ std::optional<TensorMapBytes> encode_tensor_map(const DeviceInfo& device, const 
   void* ctx = context_for(device, mode());
   if (!ctx || (spec.element_bytes != 2 && spec.element_bytes != 4) || spec.rank < 2 || spec.rank > 3) return std::nullopt;
   const Libcuda& cu = libcuda();
-  // The encoder wants a current context, and contexts are current per thread.
-  if (cu.set_current(ctx) != 0) return std::nullopt;
+  // The encoder wants a current context. Contexts are current per thread, and the caller's thread
+  // gets back whichever it had (a CUDA program's own, perhaps on another device).
+  void* previous = nullptr;
+  if (cu.get_current(&previous) != 0 || cu.set_current(ctx) != 0) return std::nullopt;
   const int swizzle = spec.swizzle_bytes == 128 ? kSwizzle128 : spec.swizzle_bytes == 64 ? kSwizzle64 : kSwizzle32;
   const uint32_t unit[3] = {1, 1, 1};
   alignas(64) TensorMapBytes map{};
   const int status = cu.encode(map.data(), spec.element_bytes == 4 ? kDataTypeUint32 : kDataTypeUint16, uint32_t(spec.rank),
                                reinterpret_cast<void*>(kTensorMapPlaceholder), spec.dims.data(), spec.strides.data(),
                                spec.box.data(), unit, 0, swizzle, kL2Promotion128, 0);
+  cu.set_current(previous);
   if (status != 0) return std::nullopt;
   return map;
 }
