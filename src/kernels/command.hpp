@@ -26,7 +26,7 @@ struct KernelArg {
   DataType scalar_type = DataType::F32;  // passed as this type (the kernel's compute type)
   BufferRole buffer = BufferRole::None;  // Buffer
   size_t index = 0;                      // Temporary: its index in the plan; Batch*: the part's
-  std::vector<uint8_t> bytes;            // Bytes: a struct passed by value
+  std::vector<uint8_t> bytes = {};       // Bytes: a struct passed by value
 
   static KernelArg i32(int64_t v) { return {Kind::Int, v}; }
   static KernelArg u64(uint64_t v) { return {Kind::Ulong, int64_t(v)}; }
