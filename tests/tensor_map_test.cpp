@@ -109,7 +109,9 @@ TEST(TensorMaps, OnlyNvidiaGpusWithLibcudaHaveThem) {
   // PoCL in CI, or whatever device the tests run on: never on a CPU, and the plan's device says
   // the same as the runtime.
   const DeviceInfo& info = shared_context().info();
-  if (info.kind != DeviceKind::GPU) EXPECT_FALSE(detail::tensor_maps_available(info));
+  if (info.kind != DeviceKind::GPU) {
+    EXPECT_FALSE(detail::tensor_maps_available(info));
+  }
   const DeviceInfo planned = planning_device(info);
   EXPECT_TRUE(!planned.tensor_maps || planned.sm90a_patching);
   // The stand-in answers while set, and $CLGEMM_TENSOR_MAPS=0 turns maps off whatever answers.
