@@ -46,7 +46,7 @@ g++ -O2 -std=c++17 scripts/gpu/precision_probe.cpp -Iinclude -L"$BUILD" -lclgemm
 g++ -O2 -std=c++17 scripts/gpu/host_copy_probe.cpp -Iinclude -lOpenCL -lpthread -o "$PACK/bin/host_copy_probe"
 # The wgmma kernel on its own, and the probe of TMA, mbarriers and clusters from OpenCL.
 g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -DCL_HPP_TARGET_OPENCL_VERSION=300 -DCL_HPP_MINIMUM_OPENCL_VERSION=110 \
-  -DCL_HPP_ENABLE_EXCEPTIONS scripts/gpu/wgmma_check.cpp -Iinclude -Isrc -L"$BUILD" -lclgemm -lOpenCL -ldl \
+  -DCL_HPP_ENABLE_EXCEPTIONS scripts/gpu/wgmma_check.cpp -Iinclude -Isrc -L"$BUILD" -lclgemm -lOpenCL \
   -o "$PACK/bin/wgmma_check"
 g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 scripts/gpu/tma_probe.cpp -Iinclude -lOpenCL -ldl -o "$PACK/bin/tma_probe"
 # The profiling probes (scripts/gpu/profile.sh), where the CUDA toolkit is here to build them.

@@ -3,10 +3,10 @@
 // around C, then timed at square sizes. Built against this build's library (internal headers):
 //   g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -DCL_HPP_TARGET_OPENCL_VERSION=300 \
 //     -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_HPP_ENABLE_EXCEPTIONS scripts/gpu/wgmma_check.cpp -Iinclude -Isrc \
-//     -Lbuild -lclgemm -lOpenCL -ldl -o wgmma_check
+//     -Lbuild -lclgemm -lOpenCL -o wgmma_check
 // Run as `wgmma_check [SIZE ...]` on an sm_90 device ($CLGEMM_DEVICE picks it, else the first
 // NVIDIA GPU). $WGMMA_CONFIGS: BMxBNxBKxWMxSTAGESxINFLIGHTxMINGROUPS[xTMA],... (default: a built-in
-// list; TMA 1 copies by the tensor memory accelerator, on maps this tool encodes through libcuda).
+// list; TMA 1 copies by the tensor memory accelerator, on maps the library encodes through libcuda).
 // Prints one line per configuration and shape; exits 1 on any wrong result. For experiments:
 // $WGMMA_K times products of that depth, $WGMMA_GROUP_M sets GROUP_M, $WGMMA_EXTRA adds build
 // options, $WGMMA_EMPTY_MMA=1 patches the wgmma away (the loads alone; results are then wrong, and
@@ -17,8 +17,8 @@
 
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/precision.hpp"
-
-#include <dlfcn.h>
+#include "plan/wgmma_launch.hpp"
+#include "runtime/tensor_maps.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -93,78 +93,34 @@ struct Run {
   double worst = 0, ms = 0;
 };
 
-// Tensor maps for the TMA configurations: libcuda's encoder (it wants a current CUDA context: device
-// 0's primary one), over the device addresses that a kernel reports for the OpenCL buffers (the
-// library encodes a placeholder, which the kernel replaces with the same address).
-struct TensorMapSource {
-  using Encode = int (*)(void*, int, uint32_t, void*, const uint64_t*, const uint64_t*, const uint32_t*, const uint32_t*, int,
-                         int, int, int);
-  Encode encode = nullptr;
-  Context* ctx = nullptr;
-  DataType in = DataType::F16;
-  std::optional<cl::Kernel> address_of;
+// Tensor maps for the TMA configurations, encoded as the library encodes them (runtime/tensor_maps,
+// plan/wgmma_launch): with a placeholder address, which the kernel replaces with the operand's.
+// The tool sets CLGEMM_TENSOR_MAPS=1, so that the library creates the CUDA context it needs.
+// Operands here are single n×n items: A as M×K rows of lda, B as N×K rows of ldb (K×N with B_MN).
+std::vector<uint64_t> tensor_maps(const Context& ctx, const Config& cfg, DataType in, size_t lda, size_t m, size_t ldb,
+                                  size_t n, size_t k) {
+  using detail::OperandLayout;
+  const KernelParams ps = params_of(cfg);
+  const auto a = detail::encode_tensor_map(ctx.info(), detail::wgmma_kmajor_map(OperandLayout{m, k, lda, 0}, 1,
+                                                                                 size_t(cfg.bm), ps, in));
+  const auto b = detail::encode_tensor_map(
+      ctx.info(), b_mn() ? detail::wgmma_nmajor_map(OperandLayout{k, n, ldb, 0}, 1, ps, in)
+                         : detail::wgmma_kmajor_map(OperandLayout{n, k, ldb, 0}, 1, size_t(cfg.bn), ps, in));
+  if (!a || !b) throw std::runtime_error("libcuda did not encode the tensor maps");
+  std::vector<uint64_t> words(a->begin(), a->end());
+  words.insert(words.end(), b->begin(), b->end());
+  return words;
+}
 
-  void open(Context& c) {
-    ctx = &c;
-    void* cuda = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!cuda) return;
-    auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(cuda, "cuInit"));
-    auto get = reinterpret_cast<int (*)(int*, int)>(dlsym(cuda, "cuDeviceGet"));
-    auto retain = reinterpret_cast<int (*)(void**, int)>(dlsym(cuda, "cuDevicePrimaryCtxRetain"));
-    auto set = reinterpret_cast<int (*)(void*)>(dlsym(cuda, "cuCtxSetCurrent"));
-    encode = reinterpret_cast<Encode>(dlsym(cuda, "cuTensorMapEncodeTiled"));
-    int dev = 0;
-    void* cu = nullptr;
-    if (!init || !get || !retain || !set || init(0) || get(&dev, 0) || retain(&cu, dev) || set(cu)) encode = nullptr;
-    cl::Program prog(c.context(), "__kernel void address_of(__global const uchar* p, __global ulong* o) { o[0] = (ulong)p; }");
-    prog.build({c.device()});
-    address_of = cl::Kernel(prog, "address_of");
-  }
-
-  uint64_t address(const cl::Buffer& buf) {
-    cl::Buffer out = ctx->buffer(8);
-    address_of->setArg(0, buf);
-    address_of->setArg(1, out);
-    ctx->queue().enqueueNDRangeKernel(*address_of, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
-    uint64_t va = 0;
-    ctx->queue().enqueueReadBuffer(out, CL_TRUE, 0, 8, &va);
-    return va;
-  }
-
-  // Maps for A (rows × K, lda) and B (rows × K, ldb), boxes of the configuration's slices.
-  std::vector<uint64_t> maps(const Config& cfg, const cl::Buffer& a, size_t lda, size_t m, const cl::Buffer& b, size_t ldb,
-                             size_t n, size_t k) {
-    alignas(64) uint64_t words[32] = {};
-    const size_t elem = in == DataType::F32 ? 4 : 2, bk = size_t(cfg.bk) * 2 / elem, row_bytes = bk * elem;
-    const int swizzle = row_bytes == 128 ? 3 : row_bytes == 64 ? 2 : 1;
-    auto one = [&](uint64_t* w, const cl::Buffer& buf, size_t ld, size_t rows, size_t box_rows) {
-      const uint64_t dims[2] = {std::max<size_t>(k, 1), std::max<size_t>(rows, 1)}, strides[1] = {ld * elem};
-      const uint32_t box[2] = {uint32_t(bk), uint32_t(box_rows)}, unit[2] = {1, 1};
-      const int r = encode(w, elem == 4 ? 2 : 1, 2, reinterpret_cast<void*>(address(buf)), dims, strides, box, unit, 0,
-                           swizzle, 2, 0);
-      if (r) std::printf("[encode %d] ", r);
-    };
-    one(words, a, lda, m, size_t(cfg.bm));
-    if (b_mn()) {  // K rows of N: boxes of 64 columns × one slice's rows, 128-byte swizzled
-      const uint64_t dims[2] = {std::max<size_t>(n, 1), std::max<size_t>(k, 1)}, strides[1] = {ldb * elem};
-      const uint32_t box[2] = {uint32_t(128 / elem), uint32_t(bk)}, unit[2] = {1, 1};
-      encode(words + 16, 1, 2, reinterpret_cast<void*>(address(b)), dims, strides, box, unit, 0, 3, 2, 0);
-    } else {
-      one(words + 16, b, ldb, n, size_t(cfg.bn));
-    }
-    return std::vector<uint64_t>(words, words + 32);
-  }
-} tensor_maps;
-
-void set_args(cl::Kernel& k, const Config& cfg, size_t M, size_t N, size_t K, double alpha, double beta,
-              const cl::Buffer& da, size_t lda, const cl::Buffer& db, size_t ldb, const cl::Buffer& dc, size_t c_off,
-              size_t ldc) {
+void set_args(Context& ctx, cl::Kernel& k, const Config& cfg, DataType in, size_t M, size_t N, size_t K, double alpha,
+              double beta, const cl::Buffer& da, size_t lda, const cl::Buffer& db, size_t ldb, const cl::Buffer& dc,
+              size_t c_off, size_t ldc) {
   if (cfg.tma) {
     static std::vector<cl::Buffer> keep;  // the work-groups' copies outlive the launches
-    const auto words = tensor_maps.maps(cfg, da, lda, M, db, ldb, N, K);
+    const auto words = tensor_maps(ctx, cfg, in, lda, M, ldb, N, K);
     k.setArg(20, 16 * sizeof(uint64_t), words.data());
     k.setArg(21, 16 * sizeof(uint64_t), words.data() + 16);
-    keep.push_back(tensor_maps.ctx->buffer(256 * std::max<size_t>(1, ((M + cfg.bm - 1) / cfg.bm) * ((N + cfg.bn - 1) / cfg.bn))));
+    keep.push_back(ctx.buffer(256 * std::max<size_t>(1, ((M + cfg.bm - 1) / cfg.bm) * ((N + cfg.bn - 1) / cfg.bn))));
     k.setArg(22, keep.back());
   }
   const size_t tiles_n = (N + cfg.bn - 1) / cfg.bn;
@@ -205,7 +161,7 @@ Run run(Context& ctx, cl::Kernel& k, const Config& cfg, DataType in, DataType ou
   q.enqueueWriteBuffer(da, CL_TRUE, 0, sa.size(), sa.data());
   q.enqueueWriteBuffer(db, CL_TRUE, 0, sb.size(), sb.data());
   q.enqueueWriteBuffer(dc, CL_TRUE, 0, sc.size(), sc.data());
-  set_args(k, cfg, M, N, K, alpha, beta, da, lda, db, ldb, dc, guard, ldc);
+  set_args(ctx, k, cfg, in, M, N, K, alpha, beta, da, lda, db, ldb, dc, guard, ldc);
   q.enqueueNDRangeKernel(k, cl::NullRange, global_of(cfg, M, N), cl::NDRange(cfg.threads()));
   std::vector<unsigned char> back(sc.size());
   q.enqueueReadBuffer(dc, CL_TRUE, 0, back.size(), back.data());
@@ -248,9 +204,9 @@ size_t depth_of(size_t n) {
   return env && *env ? std::min<size_t>(n, std::strtoul(env, nullptr, 10)) : n;
 }
 
-double time_square(Context& ctx, cl::Kernel& k, const Config& cfg, size_t n, const cl::Buffer& a, const cl::Buffer& b,
+double time_square(Context& ctx, cl::Kernel& k, const Config& cfg, DataType in, size_t n, const cl::Buffer& a, const cl::Buffer& b,
                    const cl::Buffer& c, int reps) {
-  set_args(k, cfg, n, n, depth_of(n), 1.0, 0.0, a, n, b, n, c, 0, n);
+  set_args(ctx, k, cfg, in, n, n, depth_of(n), 1.0, 0.0, a, n, b, n, c, 0, n);
   std::vector<double> times;
   for (int rep = 0; rep < reps + 2; ++rep) {
     cl::Event ev;
@@ -333,8 +289,8 @@ int main(int argc, char** argv) {
   const char* want = std::getenv("CLGEMM_DEVICE");
   DeviceInfo info = choose_device(want && *want ? want : "NVIDIA");
   std::printf("device: %s (%s)\n", info.name.c_str(), info.architecture.c_str());
+  setenv("CLGEMM_TENSOR_MAPS", "1", 1);
   Context ctx(info);
-  tensor_maps.open(ctx);
   // $WGMMA_TYPES: f16,bf16,tf32 (default all three).
   const char* types_env = std::getenv("WGMMA_TYPES");
   const std::string types = types_env && *types_env ? types_env : "f16,bf16,tf32";
@@ -347,12 +303,11 @@ int main(int argc, char** argv) {
                               {200, 300, 1000}, {257, 513, 77}, {1000, 1000, 1000}, {130, 250, 5}};
   local_memory_probe(ctx);
   if (const char* dump = std::getenv("WGMMA_DUMP_PTX")) {
-    const Config c{128, 128, 32, 128, 3, 0, 0};
+    const Config c{128, 128, 32, 128, 3, 0, 0, 0};
     dump_ptx(ctx, options_of(c, DataType::F16, DataType::F32), dump);
   }
   bool all_ok = true;
   for (const DataType in : inputs) {
-    tensor_maps.in = in;
     const DataType out = in == DataType::F32 ? DataType::F32 : in;
     std::vector<std::pair<Config, cl::Kernel>> good;
     for (const Config& cfg : configs()) {
@@ -391,7 +346,7 @@ int main(int argc, char** argv) {
       const cl::Buffer a = random_operand(ctx, in, n, 1), b = random_operand(ctx, in, n, 2);
       const cl::Buffer c = ctx.buffer(n * n * bytes_of(out));
       for (auto& [cfg, kernel] : good) {
-        const double ms = time_square(ctx, kernel, cfg, n, a, b, c, 10);
+        const double ms = time_square(ctx, kernel, cfg, in, n, a, b, c, 10);
         std::printf("time %s %s %zu^3: %.3f ms, %.1f TFLOP/s\n", data_type_name(in), name_of(cfg).c_str(), n, ms,
                     2.0 * n * n * depth_of(n) / (ms * 1e-3) / 1e12);
         std::fflush(stdout);
