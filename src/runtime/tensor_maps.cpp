@@ -96,33 +96,46 @@ Mode mode() {
   return v == "0" ? Mode::Off : v == "1" ? Mode::On : Mode::IfHeld;
 }
 
-// The primary CUDA context of the CUDA device at the OpenCL device's PCI address (the only CUDA
-// device, where the address is unknown), retained once and kept; or null. A context costs about
-// half a gigabyte of device memory (H100: 524 MiB), which is why, unless told to, clgemm only
-// shares one that is active already (PyTorch's, cuBLAS's) and does not create its own.
+// The CUDA device at the OpenCL device's PCI address (the only CUDA device, where the address is
+// unknown), or -1.
+int cuda_ordinal(const DeviceInfo& device) {
+  const Libcuda& cu = libcuda();
+  const auto pci = pci_of(device);
+  int count = 0;
+  if (cu.device_count(&count) != 0) return -1;
+  for (int i = 0; i < count; ++i) {
+    int dev = 0, bus = -1, domain = -1;
+    if (cu.device_get(&dev, i) != 0) continue;
+    cu.attribute(&bus, kAttributePciBusId, dev);
+    cu.attribute(&domain, kAttributePciDomainId, dev);
+    if (pci.second < 0 ? count == 1 : (bus == pci.second && domain == pci.first)) return dev;
+  }
+  return -1;
+}
+
+// That device's primary CUDA context, retained once and kept; or null. A context costs about half
+// a gigabyte of device memory (H100: 524 MiB), which is why, unless told to, clgemm only shares
+// one that is active already (PyTorch's, cuBLAS's) and does not create its own. Every call of a
+// wgmma arithmetic asks: the device is looked up once, and while no context is active the answer
+// costs one query.
 void* context_for(const DeviceInfo& device, Mode m) {
-  static std::map<std::pair<int, int>, void*> contexts;
+  struct Known {
+    int ordinal = -1;
+    void* context = nullptr;
+  };
+  static std::map<cl_device_id, Known> known;
   const Libcuda& cu = libcuda();
   if (!cu.loaded || m == Mode::Off) return nullptr;
-  const auto pci = pci_of(device);
-  if (const auto it = contexts.find(pci); it != contexts.end()) return it->second;
-  void* ctx = nullptr;
-  int count = 0;
-  if (cu.device_count(&count) == 0) {
-    for (int i = 0; i < count && !ctx; ++i) {
-      int dev = 0, bus = -1, domain = -1, active = 0;
-      unsigned flags = 0;
-      if (cu.device_get(&dev, i) != 0) continue;
-      cu.attribute(&bus, kAttributePciBusId, dev);
-      cu.attribute(&domain, kAttributePciDomainId, dev);
-      const bool match = pci.second < 0 ? count == 1 : (bus == pci.second && domain == pci.first);
-      if (!match) continue;
-      if (m == Mode::IfHeld && (cu.state(dev, &flags, &active) != 0 || !active)) return nullptr;  // asked again later
-      if (cu.retain(&ctx, dev) != 0) ctx = nullptr;
-    }
-  }
-  contexts[pci] = ctx;
-  return ctx;
+  const cl_device_id id = device.device();
+  auto it = known.find(id);
+  if (it == known.end()) it = known.emplace(id, Known{cuda_ordinal(device), nullptr}).first;
+  Known& k = it->second;
+  if (k.context || k.ordinal < 0) return k.context;
+  int active = 0;
+  unsigned flags = 0;
+  if (m == Mode::IfHeld && (cu.state(k.ordinal, &flags, &active) != 0 || !active)) return nullptr;
+  if (cu.retain(&k.context, k.ordinal) != 0) k.context = nullptr, k.ordinal = -1;  // not asked again
+  return k.context;
 }
 
 std::function<std::optional<TensorMapBytes>(const TiledMapSpec&)>& test_encoder() {
