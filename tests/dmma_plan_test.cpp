@@ -40,6 +40,12 @@ TEST(DmmaPlan, ForcedWhereItCannotRunIsRefused) {
   DeviceInfo ampere = fake_h200();
   ampere.architecture = "sm_80";
   EXPECT_THROW(plan_gemm(ampere, 256, 256, 256, forced, DataType::F64), Error) << "m16n8k8 needs sm_90";
+  GemmOptions k16 = forced;
+  k16.force_params = {{"MMA_K", 16}, {"BK", 16}, {"BM", 64}, {"BN", 64}, {"STAGES", 2}};
+  EXPECT_THROW(plan_gemm(ampere, 256, 256, 256, k16, DataType::F64), Error) << "m16n8k16 needs sm_90";
+  EXPECT_NO_THROW(plan_gemm(fake_h200(), 256, 256, 256, k16, DataType::F64));
+  k16.force_params["BK"] = 8;
+  EXPECT_THROW(plan_gemm(fake_h200(), 256, 256, 256, k16, DataType::F64), Error) << "BK 8 holds no k16 step";
   if (tensor_path_available(shared_context().info())) GTEST_SKIP() << "this device has the tensor path";
   try {
     plan_gemm(shared_context().info(), 256, 256, 256, forced, DataType::F64);

@@ -1,8 +1,8 @@
 // dmma.cl — C = alpha·A·B + beta·C in double on NVIDIA's FP64 tensor cores (sm_80+), through
 // inline PTX mma.sync with f64 inputs and accumulators: every product and sum is an IEEE double
 // operation, as in the SIMT kernels, only issued many multiply-adds at a time. MMA_K picks the
-// instruction: 4, m8n8k4 (sm_80 and newer); 8, m16n8k8 (sm_90 and newer), which an H100 ran about
-// twice as fast as the first.
+// instruction: 4, m8n8k4 (sm_80 and newer); 8, m16n8k8, or 16, m16n8k16 (sm_90 and newer). An
+// H100 ran m16n8k8 about twice as fast as m8n8k4.
 //
 // Operands come as the packed path packs them (built with PRECISION=64): At (K×M) and B (K×N),
 // rows of lda_v / ldb_v pairs of doubles, starting a_off_v / b_off_v pairs in. Every tile the
@@ -39,7 +39,7 @@
 #define STAGES 2    // tiles in the cp.async pipeline
 #endif
 #ifndef MMA_K
-#define MMA_K 4     // the instruction: 4 (m8n8k4) or 8 (m16n8k8, sm_90)
+#define MMA_K 4     // the instruction: 4 (m8n8k4), 8 (m16n8k8, sm_90) or 16 (m16n8k16, sm_90)
 #endif
 
 #if PRECISION != 64
@@ -48,7 +48,7 @@
 
 #define WARPS_N (BN / WN)
 #define THREADS ((BM / WM) * WARPS_N * 32)
-#if MMA_K == 8
+#if MMA_K >= 8
 #define MMA_M 16
 #else
 #define MMA_M 8
@@ -63,8 +63,8 @@
 #if BM % WM || BN % WN || WM % MMA_M || WN % 8 || BK % MMA_K || BM % 32 || BN % 32
 #error "BM, BN: multiples of 32 and of the warp tile; WM of the MMA's M, WN of 8, BK of MMA_K"
 #endif
-#if MMA_K != 4 && MMA_K != 8
-#error "MMA_K is 4 or 8"
+#if MMA_K != 4 && MMA_K != 8 && MMA_K != 16
+#error "MMA_K is 4, 8 or 16"
 #endif
 #if A_CHUNKS % THREADS || B_CHUNKS % THREADS
 #error "each tile must split evenly into 16-byte copies over the work-group"
@@ -73,7 +73,16 @@
 #error "the pipeline has 2-4 stages"
 #endif
 
-#if MMA_K == 8
+#if MMA_K == 16
+// d += a·b for one m16n8k16 tile: as m16n8k8, with k + 8 and k + 12 after k and k + 4. Lane 4g+q
+// holds a: (g, q + 4i) and (g+8, q + 4i) for i = 0..3; b: (q + 4i, g); d as m16n8k8.
+#define ACC_PER_TILE 4
+#define DMMA(d, a, b) __asm__("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 " \
+    "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%16,%17,%18,%19};" \
+    : "=d"((d)[0]), "=d"((d)[1]), "=d"((d)[2]), "=d"((d)[3]) \
+    : "d"((a)[0]), "d"((a)[1]), "d"((a)[2]), "d"((a)[3]), "d"((a)[4]), "d"((a)[5]), "d"((a)[6]), "d"((a)[7]), \
+      "d"((b)[0]), "d"((b)[1]), "d"((b)[2]), "d"((b)[3]), "d"((d)[0]), "d"((d)[1]), "d"((d)[2]), "d"((d)[3]))
+#elif MMA_K == 8
 // d += a·b for one m16n8k8 tile. Lane 4g+q holds a: (g, q), (g+8, q), (g, q+4), (g+8, q+4);
 // b: (q, g), (q+4, g); d: (g, 2q), (g, 2q+1), (g+8, 2q), (g+8, 2q+1).
 #define ACC_PER_TILE 4
@@ -88,8 +97,8 @@
 #define DMMA(d, a, b) __asm__("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};" \
     : "=d"((d)[0]), "=d"((d)[1]) : "d"((a)[0]), "d"((b)[0]), "d"((d)[0]), "d"((d)[1]))
 #endif
-#define A_PER_TILE (MMA_K == 8 ? 4 : 1)
-#define B_PER_TILE (MMA_K == 8 ? 2 : 1)
+#define A_PER_TILE (MMA_K == 4 ? 1 : MMA_K / 2)
+#define B_PER_TILE (MMA_K / 4)
 
 // Starts the copies of K-tile `kt` into one pipeline slot.
 inline void load_tile(__local double* as, __local double* bs, __global const double2* A, const int lda_v,
@@ -171,7 +180,7 @@ void dmma(const int M, const int N, const int K, const int Kp, double alpha, dou
   }
   CP_WAIT(0);
 
-  // Lane 4g+q holds row g (and g+8 with m16n8k8), columns 2q and 2q+1 of each tile.
+  // Lane 4g+q holds row g (and g+8 with m16n8k8 and m16n8k16), columns 2q and 2q+1 of each tile.
   const int row0 = tm * BM + wm + g, col0 = tn * BN + wn + 2 * q;
 #pragma unroll
   for (int i = 0; i < MT; ++i)

@@ -19,7 +19,7 @@ size_t registers_of(const KernelParams& ps) {
   return wm * wn / 16 + (wm + wn) * k / 16 + 24;
 }
 
-// m16n8k8 on doubles arrived with sm_90.
+// m16n8k8 and m16n8k16 on doubles arrived with sm_90.
 bool sm90_or_newer(const DeviceInfo& dev) { return nvidia_sm(dev) >= 90; }
 
 size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
@@ -28,7 +28,7 @@ size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
 
 }  // namespace
 
-// Measured on an H100 with m16n8k8 (scripts/gpu/dmma_probe.cpp, TFLOP/s at 1024³ / 4096³ /
+// Measured on an H100 with m16n8k8 (scripts/gpu/force_probe.cpp, TFLOP/s at 1024³ / 4096³ /
 // 8192³): 128×64 tiles of 32×32 per warp, 3 stages: 21.9 / 37.7 / 39.8; 128×128 of 64×32, 2
 // stages: 15.3 / 38.2 / 39.4; 64×64, 3 stages: 20.5 / 30.4 / 30.9 (6.0 at 512³, where 128×64 ran
 // 4.6). m8n8k4 ran 64×64 at 27.5 and 128×128 at 24.1 at 4096³.
@@ -54,20 +54,20 @@ const GemmKernelDescriptor& dmma_descriptor() {
         {"WM", 32, 32, "rows of C per warp", {32, 64}},
         {"WN", 32, 32, "columns of C per warp", {32, 64}},
         {"STAGES", 3, 3, "tiles in the cp.async pipeline", {2, 3, 4}},
-        {"MMA_K", 4, 4, "the instruction: 4 (m8n8k4) or 8 (m16n8k8, sm_90 and newer)", {4, 8}},
+        {"MMA_K", 4, 4, "the instruction: 4 (m8n8k4), 8 (m16n8k8) or 16 (m16n8k16; both sm_90 and newer)", {4, 8}},
         precision_param(),
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
         one_of("PRECISION", {64}),
         one_of("STAGES", {2, 3, 4}),
-        one_of("MMA_K", {4, 8}),
-        {"MMA_K 8 needs sm_90 or newer", [](const KernelParams& ps, const DeviceInfo& dev) {
+        one_of("MMA_K", {4, 8, 16}),
+        {"MMA_K 8 and 16 need sm_90 or newer", [](const KernelParams& ps, const DeviceInfo& dev) {
            return p(ps, "MMA_K") == 4 || sm90_or_newer(dev);
          }},
-        {"WM a multiple of the instruction's M (8, or 16 with MMA_K 8) and WN of 8, both dividing the tile",
+        {"WM a multiple of the instruction's M (8, or 16 with MMA_K 8 or 16) and WN of 8, both dividing the tile",
          [](const KernelParams& ps, const DeviceInfo&) {
-           const long wm = p(ps, "WM"), wn = p(ps, "WN"), mm = p(ps, "MMA_K") == 8 ? 16 : 8;
+           const long wm = p(ps, "WM"), wn = p(ps, "WN"), mm = p(ps, "MMA_K") >= 8 ? 16 : 8;
            return wm > 0 && wn > 0 && wm % mm == 0 && wn % 8 == 0 && p(ps, "BM") % wm == 0 && p(ps, "BN") % wn == 0;
          }},
         {"BM and BN multiples of 32, BK of MMA_K", [](const KernelParams& ps, const DeviceInfo&) {
