@@ -3,7 +3,7 @@
 # Hopper tensor-core paths beside cuBLAS in one call. First the GPU tests of the wgmma path (TMA
 # forced on odd shapes and batches, the precision sweep), then `clgemm bench` with TMA
 # (CLGEMM_TENSOR_MAPS=1) on f16, bf16, f16 with a float32 C and TF32 squares, B stored transposed,
-# odd sizes and strided batches, and the f16 squares again with cp.async alone
+# odd sizes and strided f16 and bf16 batches, and the f16 squares again with cp.async alone
 # (CLGEMM_TENSOR_MAPS=0). Prints one line per shape and implementation (TFLOP/s) and leaves every
 # run's files under $OUT. About 5 minutes on an H100.
 #   OUT=/tmp/wgmma bash scripts/gpu/wgmma.sh
@@ -44,8 +44,9 @@ done
 run tf32 CLGEMM_TENSOR_MAPS=1 PRECISION=f32 PRESETS="$SQUARES" IMPL=clgemm-tf32,cublas-tf32,cublas
 run f16-bt CLGEMM_TENSOR_MAPS=1 PRECISION=f16 PRESETS="4096,8192" IMPL=clgemm,cublas ARGS="--transb t"
 run f16-odd CLGEMM_TENSOR_MAPS=1 PRECISION=f16 PRESETS="4097,8193" IMPL=clgemm,cublas
-for spec in 256:256 64:512 32:1024; do
-  run "f16-batch${spec%%:*}" CLGEMM_TENSOR_MAPS=1 PRECISION=f16 PRESETS="${spec##*:}" IMPL=clgemm,cublas ARGS="--batch ${spec%%:*}"
+for spec in f16:256:256 bf16:256:256 f16:64:512 bf16:64:512 f16:32:1024; do
+  IFS=: read -r p count size <<< "$spec"
+  run "$p-batch$count" CLGEMM_TENSOR_MAPS=1 PRECISION=$p PRESETS="$size" IMPL=clgemm,cublas ARGS="--batch $count"
 done
 run f16-cpasync CLGEMM_TENSOR_MAPS=0 PRECISION=f16 PRESETS="$SQUARES" IMPL=clgemm,cublas
 exit $status
