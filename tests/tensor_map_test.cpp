@@ -11,8 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace clgemm;
 using detail::OperandLayout;
@@ -27,9 +29,13 @@ const KernelParams kDefault = {{"BM", 128}, {"BN", 128}, {"WM", 64}, {"BK", 32},
 
 // While alive, a stand-in encoder answers for libcuda: every map it encodes carries the spec's
 // first dimension in word 1 and its rank in word 2, and specs it is told to refuse get nullopt.
+// `specs` keeps every spec it was given, in order.
 struct FakeEncoder {
+  std::shared_ptr<std::vector<TiledMapSpec>> specs = std::make_shared<std::vector<TiledMapSpec>>();
   explicit FakeEncoder(bool refuse_rank3 = false) {
-    detail::set_tensor_map_encoder_for_testing([refuse_rank3](const TiledMapSpec& s) -> std::optional<TensorMapBytes> {
+    detail::set_tensor_map_encoder_for_testing([refuse_rank3, seen = specs](const TiledMapSpec& s)
+                                                   -> std::optional<TensorMapBytes> {
+      seen->push_back(s);
       if (refuse_rank3 && s.rank == 3) return std::nullopt;
       TensorMapBytes m{};
       m[0] = detail::kTensorMapPlaceholder;
@@ -132,9 +138,9 @@ TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
   const DeviceInfo d = hopper_with_maps();
   // Too small a product: cp.async.
   EXPECT_FALSE(copies_by_tma(f16_plan(d, 1000, 1000, 1024, true)));
-  EXPECT_FALSE(detail::wgmma_tma_pays(4096, 4096, 1024, 1));
-  EXPECT_TRUE(detail::wgmma_tma_pays(4096, 4096, 2048, 1));
-  EXPECT_TRUE(detail::wgmma_tma_pays(512, 512, 512, 256));
+  EXPECT_FALSE(detail::wgmma_tma_pays(4096, 4096, 1024, 1, DataType::F16, false));
+  EXPECT_TRUE(detail::wgmma_tma_pays(4096, 4096, 2048, 1, DataType::F16, false));
+  EXPECT_TRUE(detail::wgmma_tma_pays(512, 512, 512, 256, DataType::F16, false));
   // A single product: the kernel built with TMA, and a temporary for two maps per work-group
   // (32 × 32 tiles of 128 × 128).
   const CallPlan one = f16_plan(d, 4000, 4000, 4096, true);
@@ -149,18 +155,20 @@ TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
   ASSERT_EQ(mn.commands.size(), 1u) << mn.describe();
   EXPECT_NE(mn.commands.back().options.find("-DB_MN=1"), std::string::npos);
   EXPECT_TRUE(copies_by_tma(mn));
-  EXPECT_TRUE(detail::wgmma_tma_pays(2048, 2048, 2048, 1, true));
-  EXPECT_FALSE(detail::wgmma_tma_pays(2048, 2048, 2048, 1, false));
+  EXPECT_TRUE(detail::wgmma_tma_pays(2048, 2048, 2048, 1, DataType::F16, true));
+  EXPECT_FALSE(detail::wgmma_tma_pays(2048, 2048, 2048, 1, DataType::F16, false));
+  EXPECT_TRUE(detail::wgmma_tma_pays(2048, 2048, 2048, 1, DataType::F32, false)) << "TF32 from 2048³";
+  EXPECT_FALSE(detail::wgmma_tma_pays(2048, 2048, 1024, 1, DataType::F32, false));
   EXPECT_TRUE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, false)));
   EXPECT_FALSE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, true)));
   // Packed operands are copied from their temporaries; a batch's maps have the items as a third
-  // dimension, and its temporary two maps per work-group of every item.
+  // dimension, and its temporary two maps per work-group of every item (64 tiles of 64×64).
   const CallPlan packed = f16_plan(d, 4000, 4000, 4001, true);
   ASSERT_EQ(packed.commands.size(), 3u) << packed.describe();
   EXPECT_TRUE(copies_by_tma(packed));
   const CallPlan batch = f16_plan(d, 512, 512, 512, true, 300);
   EXPECT_TRUE(copies_by_tma(batch));
-  EXPECT_EQ(batch.temporaries.back().bytes, 300u * 16 * 256);
+  EXPECT_EQ(batch.temporaries.back().bytes, 300u * 64 * 256);
   // Without maps on the device, cp.async.
   DeviceInfo without = d;
   without.tensor_maps = false;
@@ -170,6 +178,35 @@ TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
   const CallPlan copied = f16_plan(without, 4096, 4096, 4096, false);
   ASSERT_EQ(copied.commands.size(), 2u) << copied.describe();
   EXPECT_NE(copied.commands.back().options.find("-DB_MN=0"), std::string::npos);
+}
+
+TEST(TensorMaps, ABPackedForTmaIsPackedNMajor) {
+  FakeEncoder fake;
+  const DeviceInfo d = hopper_with_maps();
+  // B as stored with rows off cache lines (3000 f16 elements), and Bᵀ likewise (4001): both are
+  // packed as K rows of N padded to 3008 elements, read N-major; B's map spans N first.
+  for (const bool trans_b : {false, true}) {
+    fake.specs->clear();
+    const CallPlan plan = f16_plan(d, 4000, 3000, 4001, trans_b);
+    ASSERT_EQ(plan.commands.size(), 3u) << plan.describe();
+    EXPECT_EQ(plan.commands[1].what.substr(0, plan.commands[1].what.find(':')), "pack op(B) N-major");
+    const std::string& options = plan.commands.back().options;
+    EXPECT_NE(options.find("-DB_MN=1"), std::string::npos) << options;
+    EXPECT_TRUE(copies_by_tma(plan));
+    ASSERT_EQ(fake.specs->size(), 2u);
+    EXPECT_EQ(fake.specs->at(1).dims[0], 3000u);
+    EXPECT_EQ(fake.specs->at(1).dims[1], 4001u);
+    EXPECT_EQ(fake.specs->at(1).strides[0], 3008u * 2);
+    ASSERT_EQ(plan.temporaries.size(), 3u);
+    EXPECT_EQ(plan.temporaries[1].bytes, 4001u * 3008 * 2);
+  }
+  // Without TMA a packed B stays K-major: N rows of K padded to 4032.
+  DeviceInfo without = d;
+  without.tensor_maps = false;
+  const CallPlan plain = f16_plan(without, 4000, 3000, 4001, false);
+  ASSERT_EQ(plain.commands.size(), 3u) << plain.describe();
+  EXPECT_NE(plain.commands.back().options.find("-DB_MN=0"), std::string::npos);
+  EXPECT_EQ(plain.temporaries[1].bytes, 3000u * 4032 * 2);
 }
 
 TEST(TensorMaps, AMapTheEncoderRefusesSendsTheCallToCpAsync) {

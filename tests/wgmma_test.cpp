@@ -143,6 +143,46 @@ TEST(WgmmaPlan, TakenForItsArithmeticWherePatchingWorks) {
   EXPECT_NE(plan_gemm(d, 4096, 4096, 32, {}, DataType::F16).path, GemmPath::Wgmma);
 }
 
+TEST(WgmmaPlan, TilesFollowTheShapeAndTheInputs) {
+  const DeviceInfo d = hopper(true);  // 132 compute units
+  const auto params = [&](size_t m, size_t n, size_t k, DataType t, size_t batch = 1) {
+    GemmOptions o;
+    if (t == DataType::F32) o.math = Math::Tf32;
+    return plan_gemm(d, m, n, k, o, t, batch).params;
+  };
+  // Enough 128×128 tiles: the defaults.
+  KernelParams big = params(4096, 4096, 4096, DataType::F16);
+  EXPECT_EQ(big.at("BM"), 128);
+  EXPECT_EQ(big.at("BK"), 32);
+  EXPECT_EQ(big.at("STAGES"), 3);
+  // Too few: 64-row tiles; 16-bit inputs in two slices of 64, TF32 in four of 32.
+  const KernelParams f16 = params(1024, 1024, 1024, DataType::F16), tf32 = params(1024, 1024, 1024, DataType::F32);
+  EXPECT_EQ(f16.at("BM"), 64);
+  EXPECT_EQ(f16.at("BK"), 64);
+  EXPECT_EQ(f16.at("STAGES"), 2);
+  EXPECT_EQ(tf32.at("BM"), 64);
+  EXPECT_EQ(tf32.at("BK"), 32);
+  EXPECT_EQ(tf32.at("STAGES"), 4);
+  // Batches of short 16-bit products: 64×64 tiles in three slices of 64; deeper ones and TF32 keep
+  // the defaults.
+  const KernelParams batch = params(256, 256, 256, DataType::BF16, 256);
+  EXPECT_EQ(batch.at("BM"), 64);
+  EXPECT_EQ(batch.at("BN"), 64);
+  EXPECT_EQ(batch.at("BK"), 64);
+  EXPECT_EQ(batch.at("STAGES"), 3);
+  EXPECT_EQ(params(1024, 1024, 1024, DataType::F16, 32).at("BN"), 128);
+  EXPECT_EQ(params(512, 512, 512, DataType::F32, 64).at("BK"), 32);
+  // One warpgroup per 128×128 tile (three per SM) where it fills the last round clearly better:
+  // 2304³ takes 3 slots per SM against 4, 4097³ 9 against 10; 8193³ (33 against 34), 4096³ and
+  // TF32 keep two.
+  EXPECT_EQ(params(2304, 2304, 2304, DataType::F16).at("WM"), 128);
+  EXPECT_EQ(params(4097, 4097, 4097, DataType::BF16).at("WM"), 128);
+  EXPECT_EQ(params(4097, 4097, 4097, DataType::BF16).at("BM"), 128);
+  EXPECT_EQ(params(8193, 8193, 8193, DataType::F16).at("WM"), 64);
+  EXPECT_EQ(params(4096, 4096, 4096, DataType::F16).at("WM"), 64);
+  EXPECT_EQ(params(2304, 2304, 2304, DataType::F32).at("WM"), 64);
+}
+
 TEST(WgmmaPlan, FallsBackAndSaysWhy) {
   const DeviceInfo refused = hopper(false);
   const GemmPlan f16 = plan_gemm(refused, 4096, 4096, 4096, {}, DataType::F16);
@@ -279,6 +319,9 @@ TEST(WgmmaLaunch, PackCopiesBitsIntoAlignedRows) {
     check_pack<uint16_t>(129, 33, 140, t, 1);
     check_pack<uint32_t>(63, 65, 70, t, 2);
     check_pack<uint32_t>(33, 7, 40, t, 1);
+    // Rows longer than one work-group's 256 (16-bit) or 128 (32-bit) elements of a copy.
+    check_pack<uint16_t>(5, 300, 301, t, 2);
+    check_pack<uint32_t>(3, 130, 131, t, 1);
   }
 }
 

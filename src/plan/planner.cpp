@@ -352,7 +352,7 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   GemmPlan plan;
   plan.path = GemmPath::Wgmma;
   plan.params = detail::resolve_params(detail::wgmma_descriptor(), device,
-                                      o.force_params.empty() ? detail::wgmma_tiles(device, m, n, batch) : o.force_params);
+                                      o.force_params.empty() ? detail::wgmma_tiles(device, m, n, k, batch, type) : o.force_params);
   plan.source = o.force_params.empty() ? "the wgmma kernel's defaults (measured on an H100)"
                                        : "the caller's overrides of the wgmma kernel's defaults";
   plan.reason = forced ? "path forced by the caller"
@@ -393,8 +393,8 @@ std::string GemmPlan::describe() const {
     os << "wide: one kernel that streams the large operand in place along its rows, the short one from the "
           "caches (";
   else if (path == GemmPath::Wgmma)
-    os << "wgmma: Hopper tensor-core kernel (PTX patched for sm_90a), A as stored and B transposed read in place "
-          "where their rows are aligned, packed otherwise (";
+    os << "wgmma: Hopper tensor-core kernel (PTX patched for sm_90a); operands whose rows start on 128-byte lines "
+          "are read in place, others packed first; each launch sets B_MN and TMA, as its command's options show (";
   else if (path == GemmPath::Tiny)
     os << "tiny: one kernel, a work-item per element of C of the whole batch, operands read in place (";
   else

@@ -46,9 +46,10 @@ TiledMapSpec wgmma_nmajor_map(const OperandLayout& o, size_t count, const Kernel
   return map_of(o, count, type, 128 / data_type_bytes(type), slice_depth(ps, type));
 }
 
-bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, bool b_n_major) {
+bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, DataType type, bool b_n_major) {
   const double work = double(m) * double(n) * double(k) * double(std::max<size_t>(count, 1));
-  return work >= (b_n_major ? kWgmmaTmaMinMultiplyAddsNMajor : kWgmmaTmaMinMultiplyAdds);
+  const bool early = b_n_major || type == DataType::F32;
+  return work >= (early ? kWgmmaTmaMinMultiplyAddsNMajor : kWgmmaTmaMinMultiplyAdds);
 }
 
 namespace {
@@ -82,19 +83,24 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // of the GEMM's time (1024³ 96 against 56 TFLOP/s with the copy, 2048³ 267 against 231, 4096³
   // 346 against 357, 8192³ 399 against 423). Should the maps then not encode, B stays N-major.
   const bool b_kn = g.type != DataType::F32 && !g.trans_b && in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
-  const bool tma_wanted = (p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, b_kn)) &&
+  const bool tma_wanted = (p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, g.type, b_kn)) &&
                           b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0;
-  const bool b_mn = b_kn && (g.m < 4096 || tma_wanted);
-  ps["B_MN"] = b_mn;
+  const bool b_in_place_mn = b_kn && (g.m < 4096 || tma_wanted);
   const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);
   KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type), 0, row, g.m * row};
-  KMajorOperand bo{!b_mn && !in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type), 0, row, g.n * row};
+  KMajorOperand bo{!b_in_place_mn && !in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type), 0, row, g.n * row};
+  // A 16-bit B that is packed anyway, for TMA to copy, is packed N-major: K rows of N, each padded
+  // to 128 bytes, which TMA moves faster than K-major rows as it does a B read in place.
+  const bool b_packed_mn = bo.packed && g.type != DataType::F32 && tma_wanted;
+  if (b_packed_mn) bo.ld = kmajor_row(g.n, g.type), bo.item = g.k * bo.ld;
+  const bool b_mn = b_in_place_mn || b_packed_mn;
+  ps["B_MN"] = b_mn;
   const size_t per_item = ((a.packed ? a.item : 0) + (bo.packed ? bo.item : 0)) * bytes;
   const std::vector<Piece> batch =
       pieces(g, s, per_item == 0 ? kMaxItemsPerLaunch : std::max<size_t>(1, kMaxPackedBytes / per_item));
   const size_t items = batch.front().s.count;
   if (a.packed) a.temp = b.temporary("A packed K-major", items * a.item * bytes);
-  if (bo.packed) bo.temp = b.temporary("B packed K-major", items * bo.item * bytes);
+  if (bo.packed) bo.temp = b.temporary(b_mn ? "B packed N-major" : "B packed K-major", items * bo.item * bytes);
   const size_t tiles_n = ceil_div(g.n, size_t(p(ps, "BN")));
   const cl::NDRange global = d.global({g.m, g.n, g.k}, ps), local = d.local(ps);
   const DataType compute = compute_type(g.type);
@@ -108,7 +114,8 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
       const size_t count = piece.s.count;
       const OperandLayout la = a.packed ? OperandLayout{pg.m, pg.k, a.ld, a.item}
                                         : OperandLayout{pg.m, pg.k, pg.a.ld, piece.s.a_stride};
-      const OperandLayout lb = bo.packed ? OperandLayout{pg.n, pg.k, bo.ld, bo.item}
+      const OperandLayout lb = bo.packed ? (b_mn ? OperandLayout{pg.k, pg.n, bo.ld, bo.item}
+                                                 : OperandLayout{pg.n, pg.k, bo.ld, bo.item})
                                : b_mn    ? OperandLayout{pg.k, pg.n, pg.b.ld, piece.s.b_stride}
                                          : OperandLayout{pg.n, pg.k, pg.b.ld, piece.s.b_stride};
       const auto am = encode_tensor_map(b.device(), wgmma_kmajor_map(la, count, size_t(p(ps, "BM")), ps, g.type));
@@ -137,7 +144,14 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
       c.what = "pack op(A): " + c.what;
       b.add(std::move(c));
     }
-    if (bo.packed) {
+    if (bo.packed && b_mn) {
+      // op(B) is K×N, as the kernel wants it: B stored as is is copied, Bᵀ (N×K) transposed.
+      Command c = pack_kmajor_command({Arg::mem(BufferRole::B), pg.b.offset, pg.k, pg.n, pg.b.ld, pg.trans_b, pg.type},
+                                      Arg::mem(BufferRole::Temporary, bo.temp),
+                                      {piece.s.count, piece.s.b_stride, bo.item, offsets, piece.s.arrays, 1});
+      c.what = "pack op(B) N-major: " + c.what;
+      b.add(std::move(c));
+    } else if (bo.packed) {
       // op(B) is K×N; the kernel wants N×K: B stored as is (K×N) is transposed, Bᵀ copied.
       Command c = pack_kmajor_command({Arg::mem(BufferRole::B), pg.b.offset, pg.n, pg.k, pg.b.ld, !pg.trans_b, pg.type},
                                       Arg::mem(BufferRole::Temporary, bo.temp),

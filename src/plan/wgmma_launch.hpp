@@ -29,13 +29,14 @@ TiledMapSpec wgmma_kmajor_map(const OperandLayout& o, size_t count, size_t box_r
 TiledMapSpec wgmma_nmajor_map(const OperandLayout& o, size_t count, const KernelParams& ps, DataType type);
 
 // The smallest call, in multiply-adds, that copies by TMA. Each work-group first completes its
-// own copy of the maps. With B K-major, TMA saves 4-11 % of the kernel's time (H100, f16, the
-// kernel alone: equal at 1024³ and 2048³, 1.09× at 4096³, 1.12× at 8192³), which pays from about
-// 4096×4096×2048; with B as stored, read N-major, it saves 19 % at 2048³ against cp.async's reads
-// of it (wgmma_launch.cpp).
+// own copy of the maps. With a 16-bit B K-major, TMA saves 4-11 % of the kernel's time (H100, f16,
+// the kernel alone: equal at 1024³ and 2048³, 1.09× at 4096³, 1.12× at 8192³), which pays from
+// about 4096×4096×2048; with B as stored, read N-major, it saves 19 % at 2048³ against cp.async's
+// reads of it (wgmma_launch.cpp). TF32 moves twice the bytes per multiply-add, and TMA pays from
+// 2048³ with its B K-major too (H100, scripts/gpu/force_probe.cpp: 178 against 164 TFLOP/s).
 constexpr double kWgmmaTmaMinMultiplyAdds = 34359738368.0;       // 2^35
-constexpr double kWgmmaTmaMinMultiplyAddsNMajor = 8589934592.0;  // 2^33
-bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, bool b_n_major = false);
+constexpr double kWgmmaTmaMinMultiplyAddsNMajor = 8589934592.0;  // 2^33, and TF32's
+bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, DataType type, bool b_n_major);
 
 // The wgmma path's commands. Where TMA pays, b's device takes tensor maps
 // (DeviceInfo::tensor_maps), the batch is strided and both maps encode, every launch copies by TMA

@@ -20,10 +20,62 @@ bool wgmma_arithmetic(DataType input, Math math) {
 
 bool wgmma_pays(size_t m, size_t n, size_t k) { return m >= 64 && n >= 64 && k >= 64; }
 
-KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t items) {
+namespace {
+
+long threads_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM") * 128; }
+
+// Accumulators, the copies' addresses and about 40 for the rest (descriptors, loop state).
+size_t registers_of(const KernelParams& ps) { return size_t(p(ps, "WM") / 64 * p(ps, "BN")) / 2 + 40; }
+
+// Work-groups per SM by registers and by local memory (228 KiB per SM on sm_90, 1 KiB of it
+// reserved per work-group).
+size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
+  const size_t bytes = size_t(p(ps, "STAGES")) * (p(ps, "BM") + p(ps, "BN")) * p(ps, "BK") * 2 + 1024;
+  return std::max<size_t>(1, std::min(resident_by_registers(dev, registers_of(ps), size_t(threads_of(ps))),
+                                      233472 / bytes));
+}
+
+// The tile slots that `tiles` work-groups take when they are shared out evenly over `units` SMs,
+// `resident` at a time on each: rounds times work-groups per round.
+size_t slots_taken(size_t tiles, size_t units, size_t resident) {
+  return ceil_div(ceil_div(tiles, units), resident) * resident;
+}
+
+// How much fewer slots one warpgroup per 128×128 tile must take than two before it is used: it
+// computes a round of tiles a little slower.
+constexpr double kOneWarpgroupMargin = 1.1;
+
+}  // namespace
+
+// Measured on an H100 (scripts/gpu/force_probe.cpp, TFLOP/s, f16 / bf16): 1024³ in 64×128
+// tiles, two slices of 64 against four of 32: 104 / 105 against 98 / 93 (TF32: 49 against 53, so
+// it keeps slices of 32); strided batches of 256 × 256³ in 64×64 tiles, three slices of 64, against
+// the defaults: 105 / 105 against 95 / 96, and 64 × 512³: 167 / 169 against 162 / 161. Short
+// products keep more work-groups resident and fill fewer stages before their first wgmma.
+//
+// 128×128 tiles of one warpgroup (WM 128) run three to an SM where two-warpgroup ones run two.
+// Where that leaves the last round far less empty, they win (f16: 2304³ 372 against 281, 4097³
+// 318 against 295); elsewhere they lose a little (2560³ 309 against 325, 6144³ 490 against 517,
+// and 8193³ 432 against 447, whose 33 slots per SM against 34 fall within the margin). 3072³,
+// equal in slots, ran 358 against 338.
+KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type) {
+  const bool sixteen_bit = type == DataType::F16 || type == DataType::BF16;
+  const size_t units = std::max<size_t>(device.compute_units, 1);
   const size_t tiles = ceil_div(m, 128) * ceil_div(n, 128) * std::max<size_t>(items, 1);
-  if (tiles >= std::max<size_t>(device.compute_units, 1)) return {};
-  return {{"BM", 64}, {"WM", 64}, {"STAGES", 4}};
+  if (tiles < units) {
+    if (sixteen_bit) return {{"BM", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
+    return {{"BM", 64}, {"WM", 64}, {"STAGES", 4}};
+  }
+  if (sixteen_bit && items > 1 && k <= 512) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
+  if (sixteen_bit) {
+    const KernelParams two = {{"BM", 128}, {"BN", 128}, {"WM", 64}, {"BK", 32}, {"STAGES", 3}};
+    KernelParams one = two;
+    one["WM"] = 128;
+    const double slots_two = double(slots_taken(tiles, units, resident_of(two, device)));
+    const double slots_one = double(slots_taken(tiles, units, resident_of(one, device)));
+    if (slots_one * kOneWarpgroupMargin < slots_two) return {{"WM", 128}};
+  }
+  return {};
 }
 
 namespace {
@@ -69,23 +121,6 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
           {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
           {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
 }
-
-namespace {
-
-long threads_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM") * 128; }
-
-// Accumulators, the copies' addresses and about 40 for the rest (descriptors, loop state).
-size_t registers_of(const KernelParams& ps) { return size_t(p(ps, "WM") / 64 * p(ps, "BN")) / 2 + 40; }
-
-// Work-groups per SM by registers and by local memory (228 KiB per SM on sm_90, 1 KiB of it
-// reserved per work-group).
-size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
-  const size_t bytes = size_t(p(ps, "STAGES")) * (p(ps, "BM") + p(ps, "BN")) * p(ps, "BK") * 2 + 1024;
-  return std::max<size_t>(1, std::min(resident_by_registers(dev, registers_of(ps), size_t(threads_of(ps))),
-                                      233472 / bytes));
-}
-
-}  // namespace
 
 const GemmKernelDescriptor& wgmma_descriptor() {
   static const GemmKernelDescriptor d = [] {

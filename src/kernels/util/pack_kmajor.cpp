@@ -14,7 +14,7 @@ size_t kmajor_row(size_t depth, DataType type) { return round_up(depth, 128 / da
 Command pack_kmajor_command(const KMajorSource& src, const KernelArg& dst, const KMajorBatch& batch) {
   const size_t out_ld = kmajor_row(src.depth, src.type);
   Command c;
-  c.what = std::string(src.transposed ? "transpose" : "copy") + " into a K-major " + std::to_string(src.rows) + "x" +
+  c.what = std::string(src.transposed ? "transpose" : "copy") + " into a row-padded " + std::to_string(src.rows) + "x" +
            std::to_string(out_ld) + " temporary";
   c.sources = {"util/pack_kmajor.cl"};
   c.options = "-DELEM_BYTES=" + std::to_string(data_type_bytes(src.type)) + " -DTILE=" + std::to_string(kTile) +
@@ -22,7 +22,9 @@ Command pack_kmajor_command(const KMajorSource& src, const KernelArg& dst, const
               " -DSRC_ARRAY=" + (batch.src_array ? "1" : "0") + " -DSRC_WHICH=" + std::to_string(batch.which);
   c.entry = "pack_kmajor";
   c.dims = 3;
-  c.global = {round_up(out_ld, kTile), round_up(src.rows, kTile) / kTile * kTileRows, batch.count};
+  // The copy takes 16 bytes per work-item along the row, the transpose one element.
+  const size_t per_item = src.transposed ? 1 : 16 / data_type_bytes(src.type);
+  c.global = {round_up(ceil_div(out_ld, per_item), kTile), round_up(src.rows, kTile) / kTile * kTileRows, batch.count};
   c.local = {kTile, kTileRows, 1};
   c.args = {KernelArg::i32(int64_t(src.rows)), KernelArg::i32(int64_t(src.depth)), src.buffer,
             KernelArg::u64(src.offset),        KernelArg::i32(int64_t(src.ld)),    KernelArg::i32(int64_t(out_ld)),
