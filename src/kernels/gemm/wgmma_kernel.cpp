@@ -68,9 +68,9 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
   }
   if (sixteen_bit && items > 1 && k <= 512) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
   if (sixteen_bit) {
-    const KernelParams two = {{"BM", 128}, {"BN", 128}, {"WM", 64}, {"BK", 32}, {"STAGES", 3}};
-    KernelParams one = two;
-    one["WM"] = 128;
+    // The descriptor's defaults (two warpgroups), and the same tiles with one.
+    const KernelParams two = resolve_params(wgmma_descriptor(), device, {});
+    const KernelParams one = resolve_params(wgmma_descriptor(), device, {{"WM", 128}});
     const double slots_two = double(slots_taken(tiles, units, resident_of(two, device)));
     const double slots_one = double(slots_taken(tiles, units, resident_of(one, device)));
     if (slots_one * kOneWarpgroupMargin < slots_two) return {{"WM", 128}};
