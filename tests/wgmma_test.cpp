@@ -18,6 +18,7 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -119,6 +120,39 @@ TEST(WgmmaPatch, RulesFollowTheArithmetic) {
   EXPECT_EQ(count(all, "add.s64 da, da, 2;"), 1u) << all;
 }
 
+TEST(WgmmaPatch, ThreeTermsIssueThreeProductsPerStep) {
+  KernelParams ps = kRecorded;
+  ps["TERMS"] = 3;
+  std::string mma3, wait_one, drain;
+  for (const auto& r : detail::wgmma_rules(ps, DataType::F32)) {
+    if (r.name == "wgmma_mma3") {
+      mma3 = r.body;
+      EXPECT_EQ(r.operands, 74u) << "64 step accumulators, two fragments of A and two descriptors";
+    }
+    if (r.name == "wgmma_wait_one_a") wait_one = r.body;
+    if (r.name == "wgmma_drain_a") drain = r.body;
+    EXPECT_NE(r.name, "wgmma_mma") << "3xTF32 issues no single products";
+  }
+  // a_lo·b_hi from zero (predicate z, false), then a_hi·b_lo and a_hi·b_hi added, one commit; A's
+  // fragments are registers, B's descriptors the last two operands.
+  const std::string lo = "{{64}, {65}, {66}, {67}}", hi = "{{68}, {69}, {70}, {71}}";
+  const size_t lo_hi = mma3.find(lo + ", bh, z, 1, 1;"), hi_lo = mma3.find(hi + ", bl, p, 1, 1;"),
+               hi_hi = mma3.find(hi + ", bh, p, 1, 1;");
+  ASSERT_NE(lo_hi, std::string::npos) << mma3;
+  ASSERT_NE(hi_lo, std::string::npos) << mma3;
+  ASSERT_NE(hi_hi, std::string::npos) << mma3;
+  EXPECT_LT(lo_hi, hi_lo);
+  EXPECT_LT(hi_lo, hi_hi);
+  EXPECT_EQ(count(mma3, "m64n128k8.f32.tf32.tf32"), 3u) << mma3;
+  EXPECT_EQ(count(mma3, "wgmma.commit_group"), 1u) << mma3;
+  EXPECT_NE(mma3.find("setp.eq.b32 z, one, 0;"), std::string::npos) << mma3;
+  EXPECT_NE(mma3.find("mov.b64 bh, {72};"), std::string::npos) << mma3;
+  EXPECT_NE(mma3.find("mov.b64 bl, {73};"), std::string::npos) << mma3;
+  EXPECT_EQ(wait_one, "wgmma.wait_group.sync.aligned 1;");
+  EXPECT_EQ(drain, "wgmma.wait_group.sync.aligned 0;");
+  EXPECT_THROW(detail::wgmma_rules(ps, DataType::F16), Error) << "3xTF32 splits float32 inputs only";
+}
+
 DeviceInfo hopper(bool patching) {
   DeviceInfo d = fake_h200();
   d.sm90a_patching = patching;
@@ -135,9 +169,23 @@ TEST(WgmmaPlan, TakenForItsArithmeticWherePatchingWorks) {
   EXPECT_EQ(plan_gemm(d, 64, 64, 64, {}, DataType::F16).path, GemmPath::Wgmma);
   // Not its arithmetic, or too small a C or K for its tiles.
   EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F32).path, GemmPath::Wgmma);
+  // 3xTF32: three products per k8 step (TERMS 3), from where the tensor path pays at all.
   GemmOptions three;
   three.math = Math::Tf32x3;
-  EXPECT_EQ(plan_gemm(d, 4096, 4096, 4096, three, DataType::F32).path, GemmPath::Tensor) << "3xTF32 stays on mma.sync";
+  const GemmPlan big = plan_gemm(d, 4096, 4096, 4096, three, DataType::F32);
+  EXPECT_EQ(big.path, GemmPath::Wgmma);
+  EXPECT_EQ(big.params.at("TERMS"), 3);
+  EXPECT_NE(big.reason.find("3xTF32"), std::string::npos) << big.reason;
+  EXPECT_EQ(plan_gemm(d, 4096, 4096, 4096, tf32, DataType::F32).params.at("TERMS"), 1);
+  EXPECT_NE(plan_gemm(d, 1024, 1024, 1024, three, DataType::F32).path, GemmPath::Wgmma) << "under 2^31";
+  EXPECT_EQ(plan_gemm(d, 1024, 1024, 2048, three, DataType::F32).path, GemmPath::Wgmma);
+  EXPECT_NE(plan_gemm(d, 256, 256, 65536, three, DataType::F32).path, GemmPath::Wgmma) << "16 tiles for 132 units";
+  EXPECT_TRUE(detail::wgmma_three_terms_pay(d, 256, 256, 256, 256)) << "a batch counts all its tiles and work";
+  EXPECT_FALSE(detail::wgmma_three_terms_pay(d, 256, 256, 256, 8));
+  // Forced parameters keep the arithmetic asked for.
+  three.force_path = GemmPath::Wgmma;
+  three.force_params = {{"STAGES", 2}, {"TERMS", 1}};
+  EXPECT_EQ(plan_gemm(d, 256, 256, 256, three, DataType::F32).params.at("TERMS"), 3);
   EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F64).path, GemmPath::Wgmma);
   EXPECT_NE(plan_gemm(d, 63, 4096, 4096, {}, DataType::F16).path, GemmPath::Wgmma);
   EXPECT_NE(plan_gemm(d, 4096, 4096, 32, {}, DataType::F16).path, GemmPath::Wgmma);
@@ -181,6 +229,23 @@ TEST(WgmmaPlan, TilesFollowTheShapeAndTheInputs) {
   EXPECT_EQ(params(8193, 8193, 8193, DataType::F16).at("WM"), 64);
   EXPECT_EQ(params(4096, 4096, 4096, DataType::F16).at("WM"), 64);
   EXPECT_EQ(params(2304, 2304, 2304, DataType::F32).at("WM"), 64);
+  // 3xTF32: 64×64 tiles of one warpgroup in two slices of 32 floats, and one lo buffer of B per
+  // warpgroup beside the stages.
+  GemmOptions three;
+  three.math = Math::Tf32x3;
+  const KernelParams x3 = plan_gemm(d, 4096, 4096, 4096, three, DataType::F32).params;
+  EXPECT_EQ(x3.at("TERMS"), 3);
+  EXPECT_EQ(x3.at("BM"), 64);
+  EXPECT_EQ(x3.at("BN"), 64);
+  EXPECT_EQ(x3.at("BK"), 64);
+  EXPECT_EQ(x3.at("STAGES"), 2);
+  const auto& desc = detail::wgmma_descriptor();
+  EXPECT_EQ(desc.local_bytes(x3), 2u * 128 * 128 + 64 * 128);
+  KernelParams two = x3;
+  two["BM"] = 128;
+  EXPECT_EQ(desc.local_bytes(two), 2u * 192 * 128 + 2 * 64 * 128);
+  two["TERMS"] = 1;
+  EXPECT_EQ(desc.local_bytes(two), 2u * 192 * 128);
 }
 
 TEST(WgmmaPlan, FallsBackAndSaysWhy) {
@@ -335,10 +400,10 @@ namespace {
 // patched program; skipped elsewhere): strided and listed, with A and B read in place (B stored
 // transposed) and packed (B as stored), per-item alpha and beta, against float64 with guard zones.
 // f16 operands multiply exactly and sum in float32; f32 ones are read as TF32 (Math::Tf32), each
-// losing up to 2^-10 of itself. With `tma`, the TMA copies are asked for (TMA = 1), and taken
-// wherever this device encodes tensor maps.
+// losing up to 2^-10 of itself, or as 3xTF32 (`math`), to about float32's accuracy. With `tma`,
+// the TMA copies are asked for (TMA = 1), and taken wherever this device encodes tensor maps.
 void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool aligned, bool tma = false,
-                           size_t items = 3) {
+                           size_t items = 3, Math math = Math::Tf32) {
   const size_t m = 70, n = 130, k = 90;
   // Rows and items on 128 bytes where read in place (A; an aligned B, transposed or, 16-bit, as
   // stored), not where B is packed (ldb = 136).
@@ -367,7 +432,7 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
   call.a_type = call.b_type = in, call.c_type = DataType::F32;
   GemmOptions forced;
   forced.force_path = GemmPath::Wgmma;
-  if (in == DataType::F32) forced.math = Math::Tf32;
+  if (in == DataType::F32) forced.math = math;
   if (tma) {
     forced.force_params = {{"TMA", 1}};
     const DeviceInfo device = planning_device(ctx.info());
@@ -375,7 +440,7 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
     const bool by_tma = plan.commands.back().options.find("-DTMA=1") != std::string::npos;
     EXPECT_EQ(by_tma, device.tensor_maps && !listed) << plan.describe();
   }
-  const double unit = in == DataType::F32 ? std::ldexp(1.0, -9) : (k + 4) * 1.2e-7;
+  const double unit = in == DataType::F32 && math == Math::Tf32 ? std::ldexp(1.0, -9) : (k + 4) * 1.2e-7;
   std::vector<size_t> ao, bo, co;
   for (size_t i = 0; i < items; ++i) ao.push_back(i * a_item), bo.push_back(i * b_item), co.push_back(i * c_item);
   cl_event ev = nullptr;
@@ -404,7 +469,8 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
     const double want = alpha * sum + beta * c[x];
     wrong += !(std::fabs(got[x] - want) <= unit * (std::fabs(alpha) * mag + std::fabs(beta * c[x])) + 1e-30);
   }
-  EXPECT_EQ(wrong, 0u) << data_type_name(in) << ", " << (listed ? "listed" : "strided")
+  EXPECT_EQ(wrong, 0u) << data_type_name(in) << (math == Math::Tf32x3 ? " 3xTF32" : "") << ", "
+                       << (listed ? "listed" : "strided")
                        << (b_transposed ? ", B transposed" : ", B as stored") << ", ldb " << ldb << (tma ? ", TMA" : "")
                        << ", " << items << " items";
 }
@@ -425,6 +491,74 @@ TEST(WgmmaOnDevice, TmaCopiesSingleProductsAndStridedBatches) {
     for (const bool t : {true, false})
       for (const bool aligned : {true, false})
         for (const size_t items : {size_t(1), size_t(3)}) check_batch_on_device(in, t, false, aligned, true, items);
+}
+
+TEST(WgmmaOnDevice, ThreeTf32ByCpAsyncAndTma) {
+  if (!planning_device(shared_context().info()).sm90a_patching)
+    GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
+  for (const bool t : {true, false})
+    for (const bool aligned : {true, false}) {
+      for (const bool listed : {false, true}) check_batch_on_device(DataType::F32, t, listed, aligned, false, 3, Math::Tf32x3);
+      for (const size_t items : {size_t(1), size_t(3)})
+        check_batch_on_device(DataType::F32, t, false, aligned, true, items, Math::Tf32x3);
+    }
+}
+
+// 3xTF32 gives what float32 gives where inputs are infinite or NaN: ±∞ for a row of A with one ∞
+// against a B of ones and twos (whose lo parts are 0, so a_hi·b_lo is ∞·0), NaN for a row with a
+// NaN and for a row with +∞ and −∞ against equal columns; every other element stays finite and
+// right. With and without TMA, and in every configuration's tile shape (BM 64 and 128, WM 128).
+TEST(WgmmaOnDevice, ThreeTf32PropagatesInfAndNaN) {
+  if (!planning_device(shared_context().info()).sm90a_patching)
+    GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
+  const size_t m = 130, n = 70, k = 100;
+  std::vector<float> a(m * k), b(k * n), c(m * n + 16, 7.0f);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float((i * 37) % 19) / 8.0f - 1.0f;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 1.0f + float(i % 2);
+  const float inf = std::numeric_limits<float>::infinity();
+  a[3 * k + 5] = inf;                                             // row 3: +∞
+  a[64 * k + 9] = -inf;                                           // row 64: −∞
+  a[100 * k + 1] = std::numeric_limits<float>::quiet_NaN();      // row 100: NaN
+  a[129 * k + 0] = inf, a[129 * k + 99] = -inf;                   // row 129: ∞ − ∞
+  const Context& ctx = shared_context();
+  const auto upload = [&](std::vector<float>& v) {
+    return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data());
+  };
+  // The defaults (one warpgroup, one lo buffer), TMA, two blocks of 64 rows per warpgroup, and two
+  // warpgroups (two lo buffers).
+  for (const KernelParams& ps : {KernelParams{}, KernelParams{{"TMA", 1}},
+                                 KernelParams{{"BM", 128}, {"WM", 128}, {"BK", 32}},
+                                 KernelParams{{"BM", 128}, {"WM", 64}, {"BN", 128}, {"BK", 16}, {"STAGES", 3}}}) {
+    cl::Buffer da = upload(a), db = upload(b), dc = upload(c);
+    GemmCall call;
+    call.m = m, call.n = n, call.k = k;
+    call.a = {da(), 0, k}, call.b = {db(), 0, n}, call.c = {dc(), 0, n};
+    call.alpha = 1.0, call.beta = 0.0;
+    GemmOptions forced;
+    forced.force_path = GemmPath::Wgmma;
+    forced.math = Math::Tf32x3;
+    forced.force_params = ps;
+    cl_event ev = nullptr;
+    gemm(call, ctx.queue()(), &ev, forced);
+    wait_and_release(ev);
+    std::vector<float> got(c.size());
+    ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, got.size() * 4, got.data());
+    size_t wrong = 0;
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        const float x = got[i * n + j];
+        if (i == 3) wrong += !(std::isinf(x) && x > 0);
+        else if (i == 64) wrong += !(std::isinf(x) && x < 0);
+        else if (i == 100 || i == 129) wrong += !std::isnan(x);
+        else {
+          double want = 0, mag = 0;
+          for (size_t p = 0; p < k; ++p) want += double(a[i * k + p]) * b[p * n + j], mag += std::fabs(a[i * k + p] * b[p * n + j]);
+          wrong += !(std::fabs(x - want) <= 1e-5 * mag + 1e-30);
+        }
+      }
+    for (size_t g = m * n; g < got.size(); ++g) wrong += got[g] != 7.0f;
+    EXPECT_EQ(wrong, 0u) << detail::build_options(ps);
+  }
 }
 
 }  // namespace

@@ -1,18 +1,20 @@
 // force_probe.cpp — times configurations of one path's kernel through the public API
 // (GemmOptions::force_path and force_params) on strided batches of any shape and precision, and
-// checks 64 sampled elements of the first and last item against float64. For choosing a path's
+// checks 64 sampled elements of the first and last item against float64, reporting the largest
+// error relative to the sum of the element's products' magnitudes. For choosing a path's
 // defaults where `clgemm bench` runs only the planner's choice. Built with
 //   g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -DCL_HPP_TARGET_OPENCL_VERSION=300
 //     -DCL_HPP_MINIMUM_OPENCL_VERSION=110 -DCL_HPP_ENABLE_EXCEPTIONS scripts/gpu/force_probe.cpp -Iinclude
 //     -Lbuild -lclgemm -lOpenCL -o force_probe
 // and run as
-//   force_probe TYPE PATH SHAPE...    TYPE: f16 | bf16 | tf32 | f64 | f32;  PATH: auto | wgmma | tensor
+//   force_probe TYPE PATH SHAPE...    TYPE: f16 | bf16 | tf32 | 3xtf32 | f64 | f32
+//                                     PATH: auto | wgmma | tensor
 //                                     SHAPE: SIZE (a square) or COUNTxMxNxK (a strided batch)
 // with $FORCE_CONFIGS the configurations, `;`-separated, each `NAME=VALUE,...` ("" or "auto" for the
 // planner's own): FORCE_CONFIGS="BM=64,BN=128,STAGES=4;BM=128,BN=256" force_probe f16 wgmma 256x256x256x256
 // $CLGEMM_DEVICE picks the device (default: the first NVIDIA one). One line per shape and
 // configuration: the median of 10 timed calls (device time from the first command's start to the
-// last one's end) and of their last commands alone, TFLOP/s and "ok" or "WRONG"; exits 1 on any
+// last one's end) and of their last commands alone, TFLOP/s, the error and "ok" or "WRONG"; exits 1 on any
 // wrong result.
 #include <clgemm/context.hpp>
 #include <clgemm/cpu.hpp>
@@ -74,8 +76,9 @@ Arithmetic arithmetic_of(const std::string& t) {
   if (t == "bf16") return {DataType::BF16, DataType::F32, Math::Fp32};
   if (t == "f64") return {DataType::F64, DataType::F64, Math::Fp32};
   if (t == "tf32") return {DataType::F32, DataType::F32, Math::Tf32};
+  if (t == "3xtf32") return {DataType::F32, DataType::F32, Math::Tf32x3};
   if (t == "f32") return {DataType::F32, DataType::F32, Math::Fp32};
-  throw std::runtime_error("TYPE is f16, bf16, tf32, f64 or f32, not " + t);
+  throw std::runtime_error("TYPE is f16, bf16, tf32, 3xtf32, f64 or f32, not " + t);
 }
 
 GemmPath path_of(const std::string& p) {
@@ -89,7 +92,7 @@ GemmPath path_of(const std::string& p) {
 
 int main(int argc, char** argv) try {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: force_probe f16|bf16|tf32|f64|f32 auto|wgmma|tensor SHAPE...\n");
+    std::fprintf(stderr, "usage: force_probe f16|bf16|tf32|3xtf32|f64|f32 auto|wgmma|tensor SHAPE...\n");
     return 2;
   }
   const Arithmetic ar = arithmetic_of(argv[1]);
@@ -148,6 +151,7 @@ int main(int argc, char** argv) try {
       const std::vector<double> c = cpu::from_storage(ar.out, c_bytes.data(), cs * s.count);
       const double tol = ar.math == Math::Tf32 ? cpu::gemm_tolerance(s.k, true) : cpu::gemm_tolerance(s.k, ar.in, ar.out);
       bool ok = true;
+      double worst = 0;  // the largest sampled error, relative to the sum of the products' magnitudes
       for (const size_t item : {size_t(0), s.count - 1})
         for (int e = 0; e < 64; ++e) {
           const size_t r = rng() % s.m, col = rng() % s.n;
@@ -156,14 +160,17 @@ int main(int argc, char** argv) try {
             const double t = a[item * as + r * s.k + q] * b[item * bs + q * s.n + col];
             ref += t, mag += std::fabs(t);
           }
-          if (std::fabs(c[item * cs + r * s.n + col] - ref) > tol * std::max(mag, 1e-30)) ok = false;
+          const double err = std::fabs(c[item * cs + r * s.n + col] - ref) / std::max(mag, 1e-30);
+          if (!(err <= tol)) ok = false;
+          worst = std::max(worst, err);
         }
       status |= ok ? 0 : 1;
       std::sort(ms.begin(), ms.end());
       std::sort(last_ms.begin(), last_ms.end());
       const double med = ms[ms.size() / 2];
-      std::printf("%s %s: %.4f ms (last command %.4f), %.1f TFLOP/s %s\n", argv[i], text_of(ps).c_str(), med,
-                  last_ms[last_ms.size() / 2], 2.0 * s.count * s.m * s.n * s.k / med / 1e9, ok ? "ok" : "WRONG");
+      std::printf("%s %s: %.4f ms (last command %.4f), %.1f TFLOP/s, error %.2e %s\n", argv[i], text_of(ps).c_str(),
+                  med, last_ms[last_ms.size() / 2], 2.0 * s.count * s.m * s.n * s.k / med / 1e9, worst,
+                  ok ? "ok" : "WRONG");
       std::fflush(stdout);
     }
   }

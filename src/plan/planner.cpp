@@ -340,23 +340,29 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   const bool arithmetic = detail::wgmma_arithmetic(type, o.math);
   if (forced && !arithmetic)
     throw Error(Status::InvalidArgument, std::string("the wgmma path multiplies f16 or bf16 operands, or f32 ones with "
-                                                     "GemmOptions::math Tf32; these are ") +
+                                                     "GemmOptions::math Tf32 or Tf32x3; these are ") +
                                              data_type_name(type) + " with " + math_name(o.math));
   if (forced && !device.sm90a_patching)
     throw Error(Status::InvalidArgument,
                 "the wgmma path needs an NVIDIA GPU of compute capability 9.0 whose driver builds PTX patched for "
                 "sm_90a; " + device.name + (detail::wgmma_architecture(device) ? " did not build it" : " is not one"));
+  const bool three = type == DataType::F32 && o.math == Math::Tf32x3;
   if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !arithmetic ||
-                  !device.sm90a_patching || !detail::wgmma_pays(m, n, k)))
+                  !device.sm90a_patching || !detail::wgmma_pays(m, n, k) ||
+                  (three && !detail::wgmma_three_terms_pay(device, m, n, k, batch))))
     return std::nullopt;
   GemmPlan plan;
   plan.path = GemmPath::Wgmma;
-  plan.params = detail::resolve_params(detail::wgmma_descriptor(), device,
-                                      o.force_params.empty() ? detail::wgmma_tiles(device, m, n, k, batch, type) : o.force_params);
+  // The arithmetic asked for sets TERMS, whatever the caller forces. 3xTF32's lo buffers leave
+  // the defaults' slices no room, so what a caller forces overrides its own defaults.
+  KernelParams ps = o.force_params.empty() || three ? detail::wgmma_tiles(device, m, n, k, batch, type, o.math) : KernelParams{};
+  for (const auto& [name, value] : o.force_params) ps[name] = value;
+  ps["TERMS"] = three ? 3 : 1;
+  plan.params = detail::resolve_params(detail::wgmma_descriptor(), device, ps);
   plan.source = o.force_params.empty() ? "the wgmma kernel's defaults (measured on an H100)"
                                        : "the caller's overrides of the wgmma kernel's defaults";
   plan.reason = forced ? "path forced by the caller"
-                       : std::string(type == DataType::F32 ? "TF32" : data_type_name(type)) +
+                       : std::string(type == DataType::F32 ? math_name(o.math) : data_type_name(type)) +
                              " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)";
   return plan;
 }

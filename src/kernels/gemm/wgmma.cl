@@ -36,6 +36,23 @@
 //
 // The accumulators stay in registers from the first slice to the end: 64·BN / 128 floats per
 // work-item for each block of 64 rows, in wgmma's fragment order (see store_block).
+//
+// TERMS = 3 computes float32 products as 3xTF32. Each float x is split into hi = x with its low 13
+// bits cleared (a TF32 number) and lo = x − hi (exact), which the tensor cores read as TF32:
+// a_lo·b_hi + a_hi·b_lo + a_hi·b_hi carries x to about 2^-21 of itself. A's fragments go through
+// registers: every k8 step each work-item loads its four elements of A from the slice and splits
+// them itself (wgmma's register operand). B must come from local memory: once a slice has landed,
+// its lo goes into a lo buffer (two in turn where two warpgroups share the tile), and x stays as
+// hi, since the tensor cores ignore a float's low 13 bits (H100: the same results, bit for bit, as
+// with hi written out). Local memory's bandwidth binds here: the three products' reads of B alone
+// take half of it at the tensor cores' full rate. Each k8 step's three products go into step
+// accumulators from zero, small terms first, and the step's sum is added to the float32
+// accumulators once the tensor cores are done: they add with truncation, a bias toward zero that
+// grows with what the accumulator holds, so a sum kept there over all of K drifts (H100, 8192³: an
+// error of 2.6e-6 of the products' magnitudes against 3e-8). An infinite input makes lo = ∞ − ∞ =
+// NaN, and ∞·0 where the other operand's lo is 0, so an element that comes out NaN is computed
+// again as a float32 dot product in the epilogue, which gives what float32 arithmetic gives (∞, or
+// NaN where it too has one).
 
 #ifndef BATCHED
 #define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
@@ -66,6 +83,9 @@
 #endif
 #ifndef B_MN
 #define B_MN 0      // 1: B comes as K×N rows of ldb (row-major, as stored), staged N-major (16-bit only)
+#endif
+#ifndef TERMS
+#define TERMS 1     // tensor-core products per float32 product: 1, or 3 (3xTF32, float32 inputs)
 #endif
 
 #if IN_STORAGE == STORAGE_F16 || IN_STORAGE == STORAGE_BF16
@@ -115,10 +135,18 @@ typedef uint in_raw;
 #if B_MN && (ELEM != 2 || BK % 16)
 #error "an N-major B takes 16-bit inputs and a BK of 16, 32 or 64"
 #endif
+#if TERMS != 1 && (TERMS != 3 || ELEM != 4 || INFLIGHT)
+#error "TERMS is 1, or 3 (3xTF32) with float32 inputs and INFLIGHT 0"
+#endif
 #define A_COPIES (BM * CHUNKS)
 #define B_ATOM_BYTES (BK * 128)                   // an N-major B: 64 columns × BK rows
-#if STAGES * STAGE_BYTES > 49152
-#error "the stages must fit the 48 KiB of local memory a work-group has"
+#define LO_BYTES (TERMS == 3 ? BN * ROW_BYTES : 0)  // one lo buffer of B (3xTF32)
+// Two lo buffers in turn where another warpgroup may still read slice kt − 1's while slice kt's is
+// written; one warpgroup has finished with it by then.
+#define LO_BUFFERS (WARPGROUPS == 1 ? 1 : 2)
+#define LOCAL_BYTES (STAGES * STAGE_BYTES + LO_BUFFERS * LO_BYTES)
+#if LOCAL_BYTES > 49152
+#error "the stages (and lo buffers) must fit the 48 KiB of local memory a work-group has"
 #endif
 
 // The register operands of the markers: %0 .. %(NACC-1) are the accumulators.
@@ -138,16 +166,22 @@ typedef uint in_raw;
 #define ACC ACC_32
 #define OP_DA " %32"
 #define OP_DB " %33"
+#define OP_R8 " %32 %33 %34 %35 %36 %37 %38 %39"
+#define OP_R10 OP_R8 " %40 %41"
 #elif NACC == 64
 #define OPS OPS_64
 #define ACC ACC_64
 #define OP_DA " %64"
 #define OP_DB " %65"
+#define OP_R8 " %64 %65 %66 %67 %68 %69 %70 %71"
+#define OP_R10 OP_R8 " %72 %73"
 #else
 #define OPS OPS_128
 #define ACC ACC_128
 #define OP_DA " %128"
 #define OP_DB " %129"
+#define OP_R8 " %128 %129 %130 %131 %132 %133 %134 %135"
+#define OP_R10 OP_R8 " %136 %137"
 #endif
 
 // Issues the slice's MMAS wgmma into accumulators x on descriptors da and db (rule wgmma_mma:
@@ -158,6 +192,19 @@ typedef uint in_raw;
 #define WGMMA_ISSUE(x, da, db) __asm__ volatile("// PATCH:wgmma_mma" OPS OP_DA OP_DB : ACC(x) : "l"(da), "l"(db) : "memory")
 #define WGMMA_WAIT(x) __asm__ volatile("// PATCH:wgmma_wait" OPS : ACC(x) :: "memory")
 #define WGMMA_DRAIN(x) __asm__ volatile("// PATCH:wgmma_drain" OPS : ACC(x) :: "memory")
+// 3xTF32 (rule wgmma_mma3): one k8 step's three products into step accumulators x, the first
+// from zero — a_lo·b_hi, a_hi·b_lo, a_hi·b_hi, with A's fragments lo and hi (uint4) in registers
+// and B's on descriptors dbh and dbl — and one commit. wgmma reads the fragments' registers while
+// it runs, so the waits (rules wgmma_wait_one_a: at most one commit group still runs;
+// wgmma_drain_a: none) name them too, which keeps the compiler from reusing them before.
+#define A_FRAGMENT(f) "r"(f.s0), "r"(f.s1), "r"(f.s2), "r"(f.s3)
+#define A_FRAGMENT_KEPT(f) "+r"(f.s0), "+r"(f.s1), "+r"(f.s2), "+r"(f.s3)
+#define WGMMA_ISSUE3(x, lo, hi, dbh, dbl) __asm__ volatile("// PATCH:wgmma_mma3" OPS OP_R10 : ACC(x) \
+    : A_FRAGMENT(lo), A_FRAGMENT(hi), "l"(dbh), "l"(dbl) : "memory")
+#define WGMMA_WAIT_ONE_A(x, lo, hi) __asm__ volatile("// PATCH:wgmma_wait_one_a" OPS OP_R8 \
+    : ACC(x), A_FRAGMENT_KEPT(lo), A_FRAGMENT_KEPT(hi) :: "memory")
+#define WGMMA_DRAIN_A(x, lo, hi) __asm__ volatile("// PATCH:wgmma_drain_a" OPS OP_R8 \
+    : ACC(x), A_FRAGMENT_KEPT(lo), A_FRAGMENT_KEPT(hi) :: "memory")
 
 // Where chunk c of row r of a tile lies, in bytes from the tile's start (see the top).
 inline uint swizzled(const uint r, const uint c) {
@@ -214,6 +261,41 @@ inline void load_slice(const uint stage, __global const in_raw* A, const int lda
   }
 }
 
+#if TERMS == 3
+// Writes lo of this work-item's chunks of B in the slice at byte `stage` of local memory (the ones
+// it copies with cp.async) at the same place of the lo buffer at byte `lo`. x itself stays: the
+// tensor cores read the TF32 part of a float and ignore its low 13 bits, which makes it hi.
+inline void split_b(__local uint4* smem, const uint stage, const uint lo, const uint lid) {
+#pragma unroll
+  for (int i = 0; i < COPIES; ++i) {
+    const uint copy = lid + i * THREADS;
+    const uint row = copy / CHUNKS, c = copy % CHUNKS;
+    if (row < BM) continue;
+    const uint at = swizzled(row - BM, c);
+    const uint4 x = smem[(stage + A_BYTES + at) / 16];
+    smem[(lo + at) / 16] = as_uint4(as_float4(x) - as_float4(x & (uint4)(0xFFFFE000u)));
+  }
+}
+
+// This work-item's fragment of k8 step `s` of the 64 rows of A from byte `rows` of local memory,
+// split into *hi and *lo. Work-item t of the warpgroup holds rows 16(t/32) + (t%32)/4 and 8 below,
+// columns t%4 and 4 further: element (r, c) is word c%4 of 16-byte chunk c/4 of row r.
+inline void a_fragment(__local const uint4* smem, const uint rows, const int s, const uint lid, uint4* hi,
+                       uint4* lo) {
+  __local const uint* words = (__local const uint*)smem;
+  const uint t = lid % 128, r = 16 * (t / 32) + (t % 32) / 4, q = t % 4;
+  const uint4 x = (uint4)(words[(rows + swizzled(r, 2 * s)) / 4 + q], words[(rows + swizzled(r + 8, 2 * s)) / 4 + q],
+                          words[(rows + swizzled(r, 2 * s + 1)) / 4 + q],
+                          words[(rows + swizzled(r + 8, 2 * s + 1)) / 4 + q]);
+  *hi = x & (uint4)(0xFFFFE000u);
+  *lo = as_uint4(as_float4(x) - as_float4(*hi));
+}
+
+// Adds one k8 step's sums `part` to the accumulators `acc`.
+#define STEP_SUM(acc, part) \
+  _Pragma("unroll") for (int i = 0; i < NACC; ++i) acc[i] += part[i]
+#endif
+
 #if TMA
 // A tensor map: 128 bytes of plain data that the host encodes (runtime/tensor_maps.hpp) with a
 // placeholder for the tensor's address.
@@ -262,8 +344,12 @@ inline void wait_phase(const uint bar, const uint parity) {
 // of the warpgroup holds, for each group j of 8 columns, acc[4j], acc[4j+1] at row
 // 16(t/32) + (t%32)/4 of the block, columns 8j + 2(t%4) and the next, and acc[4j+2], acc[4j+3]
 // eight rows further down.
+//
+// 3xTF32 computes an element that comes out NaN again from A's row and B's (K-major) row in
+// float32 (see the top).
 inline void store_block(const float* acc, __global out_t* C, const int ldc, const int M, const int N, const int m0,
-                        const int n0, const uint lid, const float alpha, const float beta) {
+                        const int n0, const uint lid, const float alpha, const float beta, __global const in_raw* A,
+                        const int lda, __global const in_raw* B, const int ldb, const int K) {
   const uint t = lid % 128;
   const int row0 = m0 + 16 * (t / 32) + (t % 32) / 4;
   const int col0 = n0 + 2 * (t % 4);
@@ -274,7 +360,14 @@ inline void store_block(const float* acc, __global out_t* C, const int ldc, cons
       const int r = row0 + 8 * (e / 2), c = col0 + 8 * j + e % 2;
       if (r < M && c < N) {
         __global out_t* dst = C + (size_t)r * ldc + c;
-        float v = SCALE(float, alpha, acc[4 * j + e]);
+        float x = acc[4 * j + e];
+#if TERMS == 3
+        if (isnan(x)) {
+          x = 0.0f;
+          for (int p = 0; p < K; ++p) x = fma(as_float(A[(size_t)r * lda + p]), as_float(B[(size_t)c * ldb + p]), x);
+        }
+#endif
+        float v = SCALE(float, alpha, x);
         if (beta != 0.0f) v = MULADD(beta, LOAD_OUT(dst), v);
         STORE_OUT(dst, v);
       }
@@ -315,7 +408,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   const int m0 = (first_m + in_band % band_rows) * BM;
   const int n0 = (in_band / band_rows) * BN;
 
-  __local uint4 smem[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
+  __local uint4 smem[LOCAL_BYTES / 16] __attribute__((aligned(1024)));
   const uint base = (uint)(size_t)smem;
   const uint lid = get_local_id(0);
   const uint w = lid / 128;
@@ -324,6 +417,12 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   float acc0[NACC], acc1[NACC];
 #pragma unroll
   for (int i = 0; i < NACC; ++i) acc0[i] = acc1[i] = 0.0f;
+#if TERMS == 3
+  // One k8 step's sums (3xTF32), each block's.
+  float part0[NACC], part1[NACC];
+#pragma unroll
+  for (int i = 0; i < NACC; ++i) part0[i] = part1[i] = 0.0f;
+#endif
 
   // Slice kt lives in stage kt mod STAGES; while it is multiplied, the AHEAD slices after it are
   // on their way. A stage is refilled once every warpgroup has finished the wgmma that read it:
@@ -365,6 +464,10 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #if TMA
     // Slice kt has landed, and after the barrier every warpgroup is done with slice kt − 1.
     wait_phase(bar0 + 8 * (kt % STAGES), (kt / STAGES) & 1);
+#if TERMS == 3
+    split_b(smem, (kt % STAGES) * STAGE_BYTES, STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES, lid);
+    __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0 && next < slices)
       load_slice_tma(base + (next % STAGES) * STAGE_BYTES, bar0 + 8 * (next % STAGES), maps, m0, n0, next, item);
@@ -372,6 +475,9 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     // This work-item's copies of slice kt have landed; the fence hands them from the generic
     // proxy to the async one that wgmma reads through, and the barrier waits for everyone's.
     CP_WAIT(AHEAD - 1);
+#if TERMS == 3
+    split_b(smem, (kt % STAGES) * STAGE_BYTES, STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES, lid);
+#endif
     __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
     barrier(CLK_LOCAL_MEM_FENCE);
 #if INFLIGHT == 0
@@ -385,6 +491,30 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #else
     const ulong db = descriptor(base + stage + A_BYTES);
 #endif
+#if TERMS == 3
+    // B's lo buffer of this slice; B's descriptors advance 32 bytes (2 units) per k8 step.
+    const ulong dbl = descriptor(base + STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES);
+    const uint a_at = stage + w * WM * ROW_BYTES;  // this warpgroup's rows of A, from smem's start
+#pragma unroll
+    for (int s = 0; s < MMAS; ++s) {
+      uint4 hi0, lo0;
+      a_fragment(smem, a_at, s, lid, &hi0, &lo0);
+      WGMMA_ISSUE3(part0, lo0, hi0, db + 2 * s, dbl + 2 * s);
+#if MT == 2
+      // The second block is issued before the first one's sum is added.
+      uint4 hi1, lo1;
+      a_fragment(smem, a_at + 64 * ROW_BYTES, s, lid, &hi1, &lo1);
+      WGMMA_ISSUE3(part1, lo1, hi1, db + 2 * s, dbl + 2 * s);
+      WGMMA_WAIT_ONE_A(part0, lo0, hi0);
+      STEP_SUM(acc0, part0);
+      WGMMA_DRAIN_A(part1, lo1, hi1);
+      STEP_SUM(acc1, part1);
+#else
+      WGMMA_DRAIN_A(part0, lo0, hi0);
+      STEP_SUM(acc0, part0);
+#endif
+    }
+#else
     WGMMA_ISSUE(acc0, descriptor(a_rows + stage), db);
 #if MT == 2
     WGMMA_ISSUE(acc1, descriptor(a_rows + stage + 64 * ROW_BYTES), db);
@@ -392,6 +522,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     WGMMA_WAIT(acc0);
 #if MT == 2
     WGMMA_WAIT(acc1);
+#endif
 #endif
 #if INFLIGHT == 1
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -403,8 +534,8 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #if MT == 2
   WGMMA_DRAIN(acc1);
 #endif
-  store_block(acc0, C, ldc, M, N, m0 + w * WM, n0, lid, alpha, beta);
+  store_block(acc0, C, ldc, M, N, m0 + w * WM, n0, lid, alpha, beta, A, lda, B, ldb, K);
 #if MT == 2
-  store_block(acc1, C, ldc, M, N, m0 + w * WM + 64, n0, lid, alpha, beta);
+  store_block(acc1, C, ldc, M, N, m0 + w * WM + 64, n0, lid, alpha, beta, A, lda, B, ldb, K);
 #endif
 }

@@ -15,22 +15,43 @@ bool wgmma_architecture(const DeviceInfo& device) { return nvidia_sm(device) == 
 bool wgmma_input(DataType input) { return input == DataType::F16 || input == DataType::BF16 || input == DataType::F32; }
 
 bool wgmma_arithmetic(DataType input, Math math) {
-  return input == DataType::F16 || input == DataType::BF16 || (input == DataType::F32 && math == Math::Tf32);
+  return input == DataType::F16 || input == DataType::BF16 ||
+         (input == DataType::F32 && (math == Math::Tf32 || math == Math::Tf32x3));
 }
 
 bool wgmma_pays(size_t m, size_t n, size_t k) { return m >= 64 && n >= 64 && k >= 64; }
+
+bool wgmma_three_terms_pay(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items) {
+  const double count = double(std::max<size_t>(items, 1));
+  const double tiles = double(ceil_div(m, 64) * ceil_div(n, 64)) * count;
+  return tiles >= double(std::max<size_t>(device.compute_units, 1)) &&
+         double(m) * double(n) * double(k) * count >= 2147483648.0;
+}
 
 namespace {
 
 long threads_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM") * 128; }
 
-// Accumulators, the copies' addresses and about 40 for the rest (descriptors, loop state).
-size_t registers_of(const KernelParams& ps) { return size_t(p(ps, "WM") / 64 * p(ps, "BN")) / 2 + 40; }
+bool three_terms(const KernelParams& ps) { return ps.count("TERMS") && p(ps, "TERMS") == 3; }
+
+// Accumulators (twice as many for 3xTF32's step sums, and its fragments of A), the copies'
+// addresses and about 40 for the rest (descriptors, loop state).
+size_t registers_of(const KernelParams& ps) {
+  const size_t blocks = size_t(p(ps, "WM") / 64), acc = blocks * size_t(p(ps, "BN")) / 2;
+  return three_terms(ps) ? 2 * acc + 8 * blocks + 40 : acc + 40;
+}
+
+// Local memory: the stages, and for 3xTF32 lo buffers of a slice of B, one per warpgroup.
+size_t local_bytes_of(const KernelParams& ps) {
+  const size_t row = size_t(p(ps, "BK")) * 2, warpgroups = size_t(p(ps, "BM") / p(ps, "WM"));
+  return size_t(p(ps, "STAGES")) * size_t(p(ps, "BM") + p(ps, "BN")) * row +
+         (three_terms(ps) ? warpgroups * size_t(p(ps, "BN")) * row : 0);
+}
 
 // Work-groups per SM by registers and by local memory (228 KiB per SM on sm_90, 1 KiB of it
 // reserved per work-group).
 size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
-  const size_t bytes = size_t(p(ps, "STAGES")) * (p(ps, "BM") + p(ps, "BN")) * p(ps, "BK") * 2 + 1024;
+  const size_t bytes = local_bytes_of(ps) + 1024;
   return std::max<size_t>(1, std::min(resident_by_registers(dev, registers_of(ps), size_t(threads_of(ps))),
                                       233472 / bytes));
 }
@@ -58,8 +79,14 @@ constexpr double kOneWarpgroupMargin = 1.1;
 // 318 against 295); elsewhere they lose a little (2560³ 309 against 325, 6144³ 490 against 517,
 // and 8193³ 432 against 447, whose 33 slots per SM against 34 fall within the margin). 3072³,
 // equal in slots, ran 358 against 338.
-KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type) {
+//
+// 3xTF32 takes 64×64 tiles of one warpgroup in two slices of 32 floats (TFLOP/s on the H100 with
+// TMA): 72 / 84 / 81 at 2048³ / 4096³ / 8192³, where 128×64 tiles of one warpgroup in slices of
+// 16 ran 48 / 77 / 85 and 64×128 ones 61 / 75 / 74.
+KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type,
+                         Math math) {
   const bool sixteen_bit = type == DataType::F16 || type == DataType::BF16;
+  if (type == DataType::F32 && math == Math::Tf32x3) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
   const size_t units = std::max<size_t>(device.compute_units, 1);
   const size_t tiles = ceil_div(m, 128) * ceil_div(n, 128) * std::max<size_t>(items, 1);
   if (tiles < units) {
@@ -91,6 +118,7 @@ std::string accumulators(size_t n) {
 
 std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   if (!wgmma_input(input)) throw Error(Status::InternalError, "wgmma has no rule for these inputs");
+  if (three_terms(ps) && input != DataType::F32) throw Error(Status::InternalError, "3xTF32 takes float32 inputs");
   const size_t bn = size_t(p(ps, "BN")), acc = bn / 2;
   const size_t row_bytes = size_t(p(ps, "BK")) * 2, mmas = row_bytes / 32;
   // Each instruction reads 32 bytes of every row: k16 of 16-bit inputs, k8 of TF32. f16 and bf16
@@ -115,11 +143,33 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   // With INFLIGHT = 1 a warpgroup waits until only the current slice's groups run: one per block
   // of 64 rows.
   const std::string inflight = std::to_string(p(ps, "INFLIGHT") * p(ps, "WM") / 64);
+  // 3xTF32: one k8 step's three products, with A's fragments in registers — lo {acc} .. {acc + 3},
+  // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9}; the first
+  // with the scale predicate false, which starts from zero.
+  const auto fragment = [&](size_t first) {
+    std::string list = "{";
+    for (size_t i = 0; i < 4; ++i) list += (i ? ", {" : "{") + std::to_string(first + i) + "}";
+    return list + "}";
+  };
+  const std::string op = "wgmma.mma_async.sync.aligned." + shape + types + " " + accumulators(acc) + ", ";
+  const std::string mma3 = ".reg .pred p, z;\n.reg .b32 one;\n.reg .b64 bh, bl;\nmov.b32 one, 1;\n"
+                           "setp.ne.b32 p, one, 0;\nsetp.eq.b32 z, one, 0;\nmov.b64 bh, {" + std::to_string(acc + 8) +
+                           "};\nmov.b64 bl, {" + std::to_string(acc + 9) + "};\nwgmma.fence.sync.aligned;\n" + op +
+                           fragment(acc) + ", bh, z, 1, 1;\n" + op + fragment(acc + 4) + ", bl, p, 1, 1;\n" + op +
+                           fragment(acc + 4) + ", bh, p, 1, 1;\nwgmma.commit_group.sync.aligned;";
   // With TMA, each work-group puts the tensors' addresses into its copy of the tensor maps.
-  return {{"wgmma_mma", acc + 2, mma},
-          {"wgmma_wait", acc, "wgmma.wait_group.sync.aligned " + inflight + ";"},
-          {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
-          {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
+  std::vector<PtxMarkerRule> rules = {
+      {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
+      {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
+  if (three_terms(ps)) {
+    rules.push_back({"wgmma_mma3", acc + 10, mma3});
+    rules.push_back({"wgmma_wait_one_a", acc + 8, "wgmma.wait_group.sync.aligned 1;"});
+    rules.push_back({"wgmma_drain_a", acc + 8, "wgmma.wait_group.sync.aligned 0;"});
+  } else {
+    rules.push_back({"wgmma_mma", acc + 2, mma});
+    rules.push_back({"wgmma_wait", acc, "wgmma.wait_group.sync.aligned " + inflight + ";"});
+  }
+  return rules;
 }
 
 const GemmKernelDescriptor& wgmma_descriptor() {
@@ -141,6 +191,8 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         {"B_MN", 0, 0, "1: B read as stored (K×N rows), N-major in local memory (16-bit inputs)", {}, 0},
         // TMA 1 asks for the TMA copies below the size where the launch takes them on its own.
         {"TMA", 0, 0, "1: slices copied by the tensor memory accelerator (INFLIGHT 0, strided batches)", {}, 0},
+        // Not tuned: the plan sets it from GemmOptions::math.
+        {"TERMS", 1, 1, "tensor-core products per product: 1, or 3 (3xTF32 on float32 inputs, INFLIGHT 0)", {}, 0},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
@@ -159,6 +211,10 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         one_of("TMA", {0, 1}),
         {"TMA with INFLIGHT 0", [](const KernelParams& ps, const DeviceInfo&) {
            return p(ps, "TMA") == 0 || p(ps, "INFLIGHT") == 0;
+         }},
+        one_of("TERMS", {1, 3}),
+        {"TERMS 3 with INFLIGHT 0", [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "TERMS") == 1 || p(ps, "INFLIGHT") == 0;
          }},
         {"an N-major B with BK a multiple of 16", [](const KernelParams& ps, const DeviceInfo&) {
            return p(ps, "B_MN") == 0 || p(ps, "BK") % 16 == 0;
@@ -179,9 +235,7 @@ const GemmKernelDescriptor& wgmma_descriptor() {
     };
     d.local = [](const KernelParams& ps) { return cl::NDRange(threads_of(ps)); };
     d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "BM")), size_t(p(ps, "BN"))); };
-    d.local_bytes = [](const KernelParams& ps) {
-      return size_t(p(ps, "STAGES")) * (p(ps, "BM") + p(ps, "BN")) * p(ps, "BK") * 2;
-    };
+    d.local_bytes = local_bytes_of;
     d.resident = resident_of;
     d.registers = registers_of;
     return d;

@@ -21,7 +21,7 @@ bool wgmma_architecture(const DeviceInfo& device);
 bool wgmma_input(DataType input);
 
 // Whether a call's arithmetic is one the wgmma kernel computes: f16 or bf16 operands (float32
-// sums, as the SIMT kernels), or f32 operands with Math::Tf32.
+// sums, as the SIMT kernels), or f32 operands with Math::Tf32 or Math::Tf32x3.
 bool wgmma_arithmetic(DataType input, Math math);
 
 // The tile parameters for `items` products of m×n×k of `type` inputs (the batch as the planner
@@ -31,12 +31,19 @@ bool wgmma_arithmetic(DataType input, Math math);
 // inputs in two slices of 64, else in four of 32. Batches of 16-bit products with K up to 512
 // take 64×64 tiles in three slices of 64. Other 16-bit calls take 128×128 tiles of one warpgroup
 // where three of them per SM fill the last round of work-groups clearly better than two.
-KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type);
+KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type,
+                         Math math = Math::Fp32);
 
 // Where the wgmma path pays for itself on its own: C of at least 64×64 and K of at least 64
 // (smaller products leave most of a 128×128 tile empty; the tall, wide and tiny kernels take
 // those shapes).
 bool wgmma_pays(size_t m, size_t n, size_t k);
+
+// Where 3xTF32 on wgmma (TERMS 3) beats float32 on its own: `items` products of m×n×k that make
+// at least one 64×64 tile per compute unit and 2^31 multiply-adds in all. Below either the float32
+// kernels, which also split a deep K, win (H100, TFLOP/s: 1024³ 30 against 33, 256²×65536 in 16
+// tiles 4.2 against 27; above them 1024²×2048 38 against 35, 256 × 256³ 40 against 39).
+bool wgmma_three_terms_pay(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items);
 
 // The rules that turn the kernel's markers into wgmma for inputs of `input` type (F16, BF16, or
 // F32 for TF32) and the configuration's BN and BK.
