@@ -169,7 +169,8 @@ TEST(WgmmaPlan, TakenForItsArithmeticWherePatchingWorks) {
   EXPECT_EQ(plan_gemm(d, 64, 64, 64, {}, DataType::F16).path, GemmPath::Wgmma);
   // Not its arithmetic, or too small a C or K for its tiles.
   EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F32).path, GemmPath::Wgmma);
-  // 3xTF32: three products per k8 step (TERMS 3), from where the tensor path pays at all.
+  // 3xTF32: three products per k8 step (TERMS 3), from 2^31 multiply-adds in 64×64 tiles that
+  // give every compute unit one.
   GemmOptions three;
   three.math = Math::Tf32x3;
   const GemmPlan big = plan_gemm(d, 4096, 4096, 4096, three, DataType::F32);

@@ -130,42 +130,42 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   // advances by 16 rows of 128 bytes per k16 step.
   const bool b_mn = ps.count("B_MN") && p(ps, "B_MN") != 0;
   const std::string tail = input == DataType::F32 ? ", p, 1, 1;\n" : b_mn ? ", p, 1, 1, 0, 1;\n" : ", p, 1, 1, 0, 0;\n";
-  const std::string da = "{" + std::to_string(acc) + "}", db = "{" + std::to_string(acc + 1) + "}";
-  // The predicate p (true) makes each instruction add to the accumulators, which the kernel
-  // zeroes; the descriptors advance by 32 bytes (2 in their 16-byte units) per instruction.
-  std::string mma = ".reg .pred p;\n.reg .b32 one;\n.reg .b64 da, db;\nmov.b32 one, 1;\nsetp.ne.b32 p, one, 0;\n"
-                    "mov.b64 da, " + da + ";\nmov.b64 db, " + db + ";\nwgmma.fence.sync.aligned;\n";
-  for (size_t i = 0; i < mmas; ++i) {
-    if (i) mma += std::string("add.s64 da, da, 2;\nadd.s64 db, db, ") + (b_mn ? "128" : "2") + ";\n";
-    mma += "wgmma.mma_async.sync.aligned." + shape + types + " " + accumulators(acc) + ", da, db" + tail;
-  }
-  mma += "wgmma.commit_group.sync.aligned;";
-  // With INFLIGHT = 1 a warpgroup waits until only the current slice's groups run: one per block
-  // of 64 rows.
-  const std::string inflight = std::to_string(p(ps, "INFLIGHT") * p(ps, "WM") / 64);
-  // 3xTF32: one k8 step's three products, with A's fragments in registers — lo {acc} .. {acc + 3},
-  // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9}; the first
-  // with the scale predicate false, which starts from zero.
-  const auto fragment = [&](size_t first) {
-    std::string list = "{";
-    for (size_t i = 0; i < 4; ++i) list += (i ? ", {" : "{") + std::to_string(first + i) + "}";
-    return list + "}";
-  };
   const std::string op = "wgmma.mma_async.sync.aligned." + shape + types + " " + accumulators(acc) + ", ";
-  const std::string mma3 = ".reg .pred p, z;\n.reg .b32 one;\n.reg .b64 bh, bl;\nmov.b32 one, 1;\n"
-                           "setp.ne.b32 p, one, 0;\nsetp.eq.b32 z, one, 0;\nmov.b64 bh, {" + std::to_string(acc + 8) +
-                           "};\nmov.b64 bl, {" + std::to_string(acc + 9) + "};\nwgmma.fence.sync.aligned;\n" + op +
-                           fragment(acc) + ", bh, z, 1, 1;\n" + op + fragment(acc + 4) + ", bl, p, 1, 1;\n" + op +
-                           fragment(acc + 4) + ", bh, p, 1, 1;\nwgmma.commit_group.sync.aligned;";
   // With TMA, each work-group puts the tensors' addresses into its copy of the tensor maps.
   std::vector<PtxMarkerRule> rules = {
       {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
       {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
   if (three_terms(ps)) {
+    // 3xTF32: one k8 step's three products, with A's fragments in registers — lo {acc} .. {acc + 3},
+    // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9}; the first
+    // with the scale predicate false, which starts from zero.
+    const auto fragment = [&](size_t first) {
+      std::string list = "{";
+      for (size_t i = 0; i < 4; ++i) list += (i ? ", {" : "{") + std::to_string(first + i) + "}";
+      return list + "}";
+    };
+    const std::string mma3 = ".reg .pred p, z;\n.reg .b32 one;\n.reg .b64 bh, bl;\nmov.b32 one, 1;\n"
+                             "setp.ne.b32 p, one, 0;\nsetp.eq.b32 z, one, 0;\nmov.b64 bh, {" + std::to_string(acc + 8) +
+                             "};\nmov.b64 bl, {" + std::to_string(acc + 9) + "};\nwgmma.fence.sync.aligned;\n" + op +
+                             fragment(acc) + ", bh, z, 1, 1;\n" + op + fragment(acc + 4) + ", bl, p, 1, 1;\n" + op +
+                             fragment(acc + 4) + ", bh, p, 1, 1;\nwgmma.commit_group.sync.aligned;";
     rules.push_back({"wgmma_mma3", acc + 10, mma3});
     rules.push_back({"wgmma_wait_one_a", acc + 8, "wgmma.wait_group.sync.aligned 1;"});
     rules.push_back({"wgmma_drain_a", acc + 8, "wgmma.wait_group.sync.aligned 0;"});
   } else {
+    const std::string da = "{" + std::to_string(acc) + "}", db = "{" + std::to_string(acc + 1) + "}";
+    // The predicate p (true) makes each instruction add to the accumulators, which the kernel
+    // zeroes; the descriptors advance by 32 bytes (2 in their 16-byte units) per instruction.
+    std::string mma = ".reg .pred p;\n.reg .b32 one;\n.reg .b64 da, db;\nmov.b32 one, 1;\nsetp.ne.b32 p, one, 0;\n"
+                      "mov.b64 da, " + da + ";\nmov.b64 db, " + db + ";\nwgmma.fence.sync.aligned;\n";
+    for (size_t i = 0; i < mmas; ++i) {
+      if (i) mma += std::string("add.s64 da, da, 2;\nadd.s64 db, db, ") + (b_mn ? "128" : "2") + ";\n";
+      mma += op + "da, db" + tail;
+    }
+    mma += "wgmma.commit_group.sync.aligned;";
+    // With INFLIGHT = 1 a warpgroup waits until only the current slice's groups run: one per block
+    // of 64 rows.
+    const std::string inflight = std::to_string(p(ps, "INFLIGHT") * p(ps, "WM") / 64);
     rules.push_back({"wgmma_mma", acc + 2, mma});
     rules.push_back({"wgmma_wait", acc, "wgmma.wait_group.sync.aligned " + inflight + ";"});
   }
