@@ -107,10 +107,11 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
 
 namespace {
 
-// The register list "{ {0}, {1}, ... }" of the n accumulators.
-std::string accumulators(size_t n) {
+// The register list "{{first}, {first + 1}, ...}" of `count` marker operands: the accumulators
+// (from 0), or a fragment of A.
+std::string register_list(size_t first, size_t count) {
   std::string list = "{";
-  for (size_t i = 0; i < n; ++i) list += (i ? ", {" : "{") + std::to_string(i) + "}";
+  for (size_t i = 0; i < count; ++i) list += (i ? ", {" : "{") + std::to_string(first + i) + "}";
   return list + "}";
 }
 
@@ -130,7 +131,7 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   // advances by 16 rows of 128 bytes per k16 step.
   const bool b_mn = ps.count("B_MN") && p(ps, "B_MN") != 0;
   const std::string tail = input == DataType::F32 ? ", p, 1, 1;\n" : b_mn ? ", p, 1, 1, 0, 1;\n" : ", p, 1, 1, 0, 0;\n";
-  const std::string op = "wgmma.mma_async.sync.aligned." + shape + types + " " + accumulators(acc) + ", ";
+  const std::string op = "wgmma.mma_async.sync.aligned." + shape + types + " " + register_list(0, acc) + ", ";
   // With TMA, each work-group puts the tensors' addresses into its copy of the tensor maps.
   std::vector<PtxMarkerRule> rules = {
       {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
@@ -139,16 +140,12 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
     // 3xTF32: one k8 step's three products, with A's fragments in registers — lo {acc} .. {acc + 3},
     // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9}; the first
     // with the scale predicate false, which starts from zero.
-    const auto fragment = [&](size_t first) {
-      std::string list = "{";
-      for (size_t i = 0; i < 4; ++i) list += (i ? ", {" : "{") + std::to_string(first + i) + "}";
-      return list + "}";
-    };
     const std::string mma3 = ".reg .pred p, z;\n.reg .b32 one;\n.reg .b64 bh, bl;\nmov.b32 one, 1;\n"
                              "setp.ne.b32 p, one, 0;\nsetp.eq.b32 z, one, 0;\nmov.b64 bh, {" + std::to_string(acc + 8) +
-                             "};\nmov.b64 bl, {" + std::to_string(acc + 9) + "};\nwgmma.fence.sync.aligned;\n" + op +
-                             fragment(acc) + ", bh, z, 1, 1;\n" + op + fragment(acc + 4) + ", bl, p, 1, 1;\n" + op +
-                             fragment(acc + 4) + ", bh, p, 1, 1;\nwgmma.commit_group.sync.aligned;";
+                             "};\nmov.b64 bl, {" + std::to_string(acc + 9) + "};\nwgmma.fence.sync.aligned;\n" +
+                             op + register_list(acc, 4) + ", bh, z, 1, 1;\n" +
+                             op + register_list(acc + 4, 4) + ", bl, p, 1, 1;\n" +
+                             op + register_list(acc + 4, 4) + ", bh, p, 1, 1;\nwgmma.commit_group.sync.aligned;";
     rules.push_back({"wgmma_mma3", acc + 10, mma3});
     rules.push_back({"wgmma_wait_one_a", acc + 8, "wgmma.wait_group.sync.aligned 1;"});
     rules.push_back({"wgmma_drain_a", acc + 8, "wgmma.wait_group.sync.aligned 0;"});
