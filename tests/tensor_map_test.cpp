@@ -162,13 +162,13 @@ TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
   EXPECT_TRUE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, false)));
   EXPECT_FALSE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, true)));
   // Packed operands are copied from their temporaries; a batch's maps have the items as a third
-  // dimension, and its temporary two maps per work-group of every item (64 tiles of 64×64).
+  // dimension, and its temporary two maps per work-group of every item (16 tiles of 128×128).
   const CallPlan packed = f16_plan(d, 4000, 4000, 4001, true);
   ASSERT_EQ(packed.commands.size(), 3u) << packed.describe();
   EXPECT_TRUE(copies_by_tma(packed));
   const CallPlan batch = f16_plan(d, 512, 512, 512, true, 300);
   EXPECT_TRUE(copies_by_tma(batch));
-  EXPECT_EQ(batch.temporaries.back().bytes, 300u * 64 * 256);
+  EXPECT_EQ(batch.temporaries.back().bytes, 300u * 16 * 256);
   // Without maps on the device, cp.async.
   DeviceInfo without = d;
   without.tensor_maps = false;

@@ -204,21 +204,27 @@ TEST(WgmmaPlan, TilesFollowTheShapeAndTheInputs) {
   EXPECT_EQ(big.at("BM"), 128);
   EXPECT_EQ(big.at("BK"), 32);
   EXPECT_EQ(big.at("STAGES"), 3);
-  // Too few: 64-row tiles; 16-bit inputs in two slices of 64, TF32 in four of 32.
+  // Too few: 64-row tiles; 16-bit inputs 64×64 in three slices of 64, TF32 64×128 in four of 32.
   const KernelParams f16 = params(1024, 1024, 1024, DataType::F16), tf32 = params(1024, 1024, 1024, DataType::F32);
   EXPECT_EQ(f16.at("BM"), 64);
+  EXPECT_EQ(f16.at("BN"), 64);
   EXPECT_EQ(f16.at("BK"), 64);
-  EXPECT_EQ(f16.at("STAGES"), 2);
+  EXPECT_EQ(f16.at("STAGES"), 3);
   EXPECT_EQ(tf32.at("BM"), 64);
+  EXPECT_EQ(tf32.at("BN"), 128);
   EXPECT_EQ(tf32.at("BK"), 32);
   EXPECT_EQ(tf32.at("STAGES"), 4);
-  // Batches of short 16-bit products: 64×64 tiles in three slices of 64; deeper ones and TF32 keep
-  // the defaults.
+  // Batches of short 16-bit products of items up to 384 on a side: 64×128 tiles in two slices of
+  // 64; larger or deeper items and TF32 keep the defaults.
   const KernelParams batch = params(256, 256, 256, DataType::BF16, 256);
   EXPECT_EQ(batch.at("BM"), 64);
-  EXPECT_EQ(batch.at("BN"), 64);
+  EXPECT_EQ(batch.at("BN"), 128);
   EXPECT_EQ(batch.at("BK"), 64);
-  EXPECT_EQ(batch.at("STAGES"), 3);
+  EXPECT_EQ(batch.at("STAGES"), 2);
+  const KernelParams items512 = params(512, 512, 512, DataType::F16, 64);
+  EXPECT_EQ(items512.at("BM"), 128);
+  EXPECT_EQ(items512.at("BN"), 128);
+  EXPECT_EQ(items512.at("BK"), 32);
   EXPECT_EQ(params(1024, 1024, 1024, DataType::F16, 32).at("BN"), 128);
   EXPECT_EQ(params(512, 512, 512, DataType::F32, 64).at("BK"), 32);
   // One warpgroup per 128×128 tile (three per SM) where it fills the last round clearly better:

@@ -96,6 +96,9 @@ inline ushort float_to_bf16(const float f) {
   return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
+// Four bf16 values widened to float.
+inline float4 bf16x4_to_float4(const ushort4 v) { return as_float4(convert_uint4(v) << 16); }
+
 #if IN_NATIVE
 typedef real in_t;
 #define LOAD_IN(p, i) ((p)[i])
@@ -109,23 +112,31 @@ typedef half in_t;
 #else
 typedef ushort in_t;
 #define LOAD_IN(p, i) bf16_to_float((p)[i])
-inline float4 bf16x4_to_float4(const ushort4 v) { return as_float4(convert_uint4(v) << 16); }
 #define LOAD_IN4(p, i) bf16x4_to_float4(vload4(i, p))
 #define LOAD_IN4A(p) bf16x4_to_float4(*(__global const ushort4*)(p))
 #endif
 
+// LOAD_OUT4A and STORE_OUT4A move four consecutive elements of C that start on a boundary of four
+// elements, as one access (real4 in `real`).
 #if OUT_NATIVE
 typedef real out_t;
 #define LOAD_OUT(p) (*(p))
 #define STORE_OUT(p, v) (*(p) = (v))
+#define LOAD_OUT4A(p) (*(__global const VECTOR(4)*)(p))
+#define STORE_OUT4A(p, v) (*(__global VECTOR(4)*)(p) = (v))
 #elif OUT_STORAGE == STORAGE_F16
 typedef half out_t;
 #define LOAD_OUT(p) vload_half(0, p)
 #define STORE_OUT(p, v) vstore_half_rte(v, 0, p)
+#define LOAD_OUT4A(p) vloada_half4(0, p)
+#define STORE_OUT4A(p, v) vstorea_half4_rte(v, 0, p)
 #else
 typedef ushort out_t;
 #define LOAD_OUT(p) bf16_to_float(*(p))
 #define STORE_OUT(p, v) (*(p) = float_to_bf16(v))
+#define LOAD_OUT4A(p) bf16x4_to_float4(*(__global const ushort4*)(p))
+#define STORE_OUT4A(p, v) (*(__global ushort4*)(p) = \
+    (ushort4)(float_to_bf16((v).s0), float_to_bf16((v).s1), float_to_bf16((v).s2), float_to_bf16((v).s3)))
 #endif
 
 #define CLGEMM_CAT_(a, b) a##b

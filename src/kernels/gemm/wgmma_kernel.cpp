@@ -90,10 +90,11 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
   const size_t units = std::max<size_t>(device.compute_units, 1);
   const size_t tiles = ceil_div(m, 128) * ceil_div(n, 128) * std::max<size_t>(items, 1);
   if (tiles < units) {
-    if (sixteen_bit) return {{"BM", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
+    if (sixteen_bit) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
     return {{"BM", 64}, {"WM", 64}, {"STAGES", 4}};
   }
-  if (sixteen_bit && items > 1 && k <= 512) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
+  if (sixteen_bit && items > 1 && k <= 512 && std::max(m, n) <= 384)
+    return {{"BM", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
   if (sixteen_bit) {
     // The descriptor's defaults (two warpgroups), and the same tiles with one.
     const KernelParams two = resolve_params(wgmma_descriptor(), device, {});
