@@ -204,16 +204,15 @@ TEST(WgmmaPlan, TilesFollowTheShapeAndTheInputs) {
   EXPECT_EQ(big.at("BM"), 128);
   EXPECT_EQ(big.at("BK"), 32);
   EXPECT_EQ(big.at("STAGES"), 3);
-  // Too few: 64-row tiles; 16-bit inputs 64×64 in three slices of 64, TF32 64×128 in four of 32.
-  const KernelParams f16 = params(1024, 1024, 1024, DataType::F16), tf32 = params(1024, 1024, 1024, DataType::F32);
-  EXPECT_EQ(f16.at("BM"), 64);
-  EXPECT_EQ(f16.at("BN"), 64);
-  EXPECT_EQ(f16.at("BK"), 64);
-  EXPECT_EQ(f16.at("STAGES"), 3);
-  EXPECT_EQ(tf32.at("BM"), 64);
-  EXPECT_EQ(tf32.at("BN"), 128);
-  EXPECT_EQ(tf32.at("BK"), 32);
-  EXPECT_EQ(tf32.at("STAGES"), 4);
+  // Too few: 64×64 tiles in three slices of 128-byte rows (BK counts 16-bit elements), for 16-bit
+  // inputs and TF32 alike.
+  for (const DataType t : {DataType::F16, DataType::F32}) {
+    const KernelParams small = params(1024, 1024, 1024, t);
+    EXPECT_EQ(small.at("BM"), 64);
+    EXPECT_EQ(small.at("BN"), 64);
+    EXPECT_EQ(small.at("BK"), 64);
+    EXPECT_EQ(small.at("STAGES"), 3);
+  }
   // Batches of short 16-bit products of items up to 384 on a side: 64×128 tiles in two slices of
   // 64; larger or deeper items and TF32 keep the defaults.
   const KernelParams batch = params(256, 256, 256, DataType::BF16, 256);

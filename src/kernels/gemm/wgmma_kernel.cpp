@@ -89,10 +89,7 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
   if (type == DataType::F32 && math == Math::Tf32x3) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
   const size_t units = std::max<size_t>(device.compute_units, 1);
   const size_t tiles = ceil_div(m, 128) * ceil_div(n, 128) * std::max<size_t>(items, 1);
-  if (tiles < units) {
-    if (sixteen_bit) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
-    return {{"BM", 64}, {"WM", 64}, {"STAGES", 4}};
-  }
+  if (tiles < units) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
   if (sixteen_bit && items > 1 && k <= 512 && std::max(m, n) <= 384)
     return {{"BM", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
   if (sixteen_bit) {

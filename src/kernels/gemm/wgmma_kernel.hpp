@@ -27,11 +27,10 @@ bool wgmma_arithmetic(DataType input, Math math);
 // The tile parameters for `items` products of m×n×k of `type` inputs (the batch as the planner
 // sees it: 1 for a batch planned as one item): overrides of the defaults (128×128 tiles of two
 // warpgroups, slices of 32 16-bit elements in three stages), empty where those fill the device and
-// K is deep. Where they would leave compute units idle, tiles of one warpgroup: with 16-bit inputs
-// 64×64 in three slices of 64, else 64×128 in four of 32. Batches of 16-bit products with K up to
-// 512 and items up to 384 on a side take 64×128 tiles in two slices of 64. Other 16-bit calls
-// take 128×128 tiles of one warpgroup where three of them per SM fill the last round of
-// work-groups clearly better than two.
+// K is deep. Where they would leave compute units idle, 64×64 tiles of one warpgroup in three
+// slices of 128-byte rows. Batches of 16-bit products with K up to 512 and items up to 384 on a
+// side take 64×128 tiles in two slices of 64. Other 16-bit calls take 128×128 tiles of one
+// warpgroup where three of them per SM fill the last round of work-groups clearly better than two.
 KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type,
                          Math math = Math::Fp32);
 
