@@ -68,17 +68,15 @@ constexpr double kOneWarpgroupMargin = 1.1;
 
 }  // namespace
 
-// Measured on an H100 (scripts/gpu/force_probe.cpp, TFLOP/s, f16 / bf16): 1024³ in 64×128
-// tiles, two slices of 64 against four of 32: 104 / 105 against 98 / 93 (TF32: 49 against 53, so
-// it keeps slices of 32); strided batches of 256 × 256³ in 64×64 tiles, three slices of 64, against
-// the defaults: 105 / 105 against 95 / 96, and 64 × 512³: 167 / 169 against 162 / 161. Short
-// products keep more work-groups resident and fill fewer stages before their first wgmma.
+// Measured on an H100 (scripts/gpu/force_probe.cpp, TFLOP/s, f16 / bf16): 1024³ in 64×64 tiles,
+// three slices of 64, against 64×128 ones in two: 139 / 140 against 125 / 124 (TF32: 59 against
+// 53 for 64×128 in four slices of 32; 4096×256×4096 106 against 86); strided batches of
+// 256 × 256³ in 64×128 tiles, two slices of 64: 153 / 153 against 148 / 147 for the defaults and
+// 142 / 143 for 64×64 tiles, while 64 × 512³ keeps the defaults: 251 / 255 against 246 / 246.
 //
 // 128×128 tiles of one warpgroup (WM 128) run three to an SM where two-warpgroup ones run two.
-// Where that leaves the last round far less empty, they win (f16: 2304³ 372 against 281, 4097³
-// 318 against 295); elsewhere they lose a little (2560³ 309 against 325, 6144³ 490 against 517,
-// and 8193³ 432 against 447, whose 33 slots per SM against 34 fall within the margin). 3072³,
-// equal in slots, ran 358 against 338.
+// Where that leaves the last round far less empty, they win (f16: 2304³ 512 against 348, 4160³
+// 521 against 457); elsewhere they lose a little (8192³ 575 against 601).
 //
 // 3xTF32 takes 64×64 tiles of one warpgroup in two slices of 32 floats (TFLOP/s on the H100 with
 // TMA): 72 / 84 / 81 at 2048³ / 4096³ / 8192³, where 128×64 tiles of one warpgroup in slices of
