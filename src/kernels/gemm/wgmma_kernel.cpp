@@ -170,7 +170,9 @@ const GemmKernelDescriptor& wgmma_descriptor() {
     GemmKernelDescriptor d;
     d.info = {0, "wgmma", "Hopper tensor-core kernel (wgmma through patched PTX) on K-major operands", "gemm/wgmma.cl", {}};
     d.entry = "wgmma_gemm";
-    d.sources = {"common/vectors.cl", "common/batch.cl", "common/cp_async.cl"};
+    d.sources = {"common/vectors.cl",    "common/batch.cl",       "common/cp_async.cl",
+                 "gemm/wgmma/config.cl", "gemm/wgmma/markers.cl", "gemm/wgmma/staging.cl",
+                 "gemm/wgmma/epilogue.cl"};
     // BK counts elements of 16-bit inputs; TF32 configurations take half of it (wgmma_options).
     d.params = {
         {"BM", 128, 128, "rows of C per work-group", {64, 128, 256}},

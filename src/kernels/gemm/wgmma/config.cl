@@ -1,0 +1,97 @@
+// wgmma/config.cl — the wgmma kernel's parameters (set by the host, wgmma_kernel.cpp), the values
+// derived from them, and #error for combinations the kernel cannot build (see gemm/wgmma.cl).
+
+#ifndef BATCHED
+#define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
+#endif
+#ifndef BM
+#define BM 128      // rows of C per work-group
+#endif
+#ifndef WM
+#define WM 64       // rows of C per warpgroup: 64 or 128
+#endif
+#ifndef BN
+#define BN 128      // columns of C per work-group: the N of every wgmma (64, 128 or 256)
+#endif
+#ifndef BK
+#define BK 32       // K-depth of one pipeline slice, in elements (32, 64 or 128 bytes of a row)
+#endif
+#ifndef STAGES
+#define STAGES 3    // slices in the cp.async pipeline
+#endif
+#ifndef INFLIGHT
+#define INFLIGHT 0  // 1: a slice's wgmma may still run while the next one is issued
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8   // tiles of C in a band of rows walked column by column (reuse in L2)
+#endif
+#ifndef TMA
+#define TMA 0       // 1: slices come by the tensor memory accelerator, through tensor maps
+#endif
+#ifndef B_MN
+#define B_MN 0      // 1: B comes as K×N rows of ldb (row-major, as stored), staged N-major (16-bit only)
+#endif
+#ifndef TERMS
+#define TERMS 1     // tensor-core products per float32 product: 1, or 3 (3xTF32, float32 inputs)
+#endif
+
+#if IN_STORAGE == STORAGE_F16 || IN_STORAGE == STORAGE_BF16
+#define ELEM 2
+typedef ushort in_raw;
+#elif IN_STORAGE == STORAGE_F32
+#define ELEM 4
+typedef uint in_raw;
+#else
+#error "wgmma takes f16, bf16 or float32 (as TF32) inputs"
+#endif
+
+#define WARPGROUPS (BM / WM)
+#define MT (WM / 64)                              // blocks of 64 rows per warpgroup
+#define THREADS (WARPGROUPS * 128)
+#define ROW_BYTES (BK * ELEM)
+#define CHUNKS (ROW_BYTES / 16)                   // 16-byte chunks per row
+#define CHUNK_ELEMS (16 / ELEM)
+#define MMAS (ROW_BYTES / 32)                     // wgmma per slice
+#define A_BYTES (BM * ROW_BYTES)
+#define STAGE_BYTES ((BM + BN) * ROW_BYTES)
+#define NACC (BN / 2)                             // accumulators per work-item
+#define COPIES (((BM + BN) * CHUNKS) / THREADS)   // 16-byte copies per work-item per slice
+
+#if (WM != 64 && WM != 128) || BM % WM || BM / WM > 2
+#error "WM is 64 or 128, and BM one or two times WM"
+#endif
+#if BN != 64 && BN != 128 && BN != 256
+#error "BN is 64, 128 or 256"
+#endif
+#if ROW_BYTES != 32 && ROW_BYTES != 64 && ROW_BYTES != 128
+#error "a slice's rows are 32, 64 or 128 bytes (BK of 16, 32 or 64 16-bit elements, 8, 16 or 32 floats)"
+#endif
+#if INFLIGHT != 0 && INFLIGHT != 1
+#error "INFLIGHT is 0 or 1"
+#endif
+#if STAGES < 2 || STAGES > 8
+#error "the pipeline has 2-8 stages"
+#endif
+#define AHEAD (STAGES - 1)                        // slices being copied while one is multiplied
+#if ((BM + BN) * CHUNKS) % THREADS
+#error "a slice must split evenly into 16-byte copies over the work-group"
+#endif
+#if TMA && (INFLIGHT || BATCH_ARRAYS)
+#error "the tensor-map path takes INFLIGHT 0 and strided batches"
+#endif
+#if B_MN && (ELEM != 2 || BK % 16)
+#error "an N-major B takes 16-bit inputs and a BK of 16, 32 or 64"
+#endif
+#if TERMS != 1 && (TERMS != 3 || ELEM != 4 || INFLIGHT)
+#error "TERMS is 1, or 3 (3xTF32) with float32 inputs and INFLIGHT 0"
+#endif
+#define A_COPIES (BM * CHUNKS)
+#define B_ATOM_BYTES (BK * 128)                   // an N-major B: 64 columns × BK rows
+#define LO_BYTES (TERMS == 3 ? BN * ROW_BYTES : 0)  // one lo buffer of B (3xTF32)
+// Two lo buffers in turn where another warpgroup may still read slice kt − 1's while slice kt's is
+// written; one warpgroup has finished with it by then.
+#define LO_BUFFERS (WARPGROUPS == 1 ? 1 : 2)
+#define LOCAL_BYTES (STAGES * STAGE_BYTES + LO_BUFFERS * LO_BYTES)
+#if LOCAL_BYTES > 49152
+#error "the stages (and lo buffers) must fit the 48 KiB of local memory a work-group has"
+#endif
