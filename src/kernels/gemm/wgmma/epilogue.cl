@@ -32,9 +32,7 @@ inline void store_element(float x, __global out_t* dst, const int r, const int c
     for (int p = 0; p < K; ++p) x = fma(as_float(A[(size_t)r * lda + p]), as_float(B[(size_t)c * ldb + p]), x);
   }
 #endif
-  float v = SCALE(float, alpha, x);
-  if (beta != 0.0f) v = MULADD(beta, LOAD_OUT(dst), v);
-  STORE_OUT(dst, v);
+  STORE_OUT(dst, axpby(alpha, x, beta, dst));
 }
 
 // alpha·acc + beta·C into C, inside M×N, for the block of 64 rows starting at row m0, through this
