@@ -55,26 +55,40 @@ inline void store_block(const float* acc, __local float* staged, __global out_t*
       vstore2((float2)(acc[i + 2], acc[i + 3]), 0, staged + fragment + 8 * EPI_STRIDE + 8 * j);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Rows of EPI_COLS / 4 vectors, 128 vectors per pass.
+    // Rows of EPI_COLS / 4 work-items, 128 per pass. Column `lead` (0-3) of the piece is the
+    // first whose place in C is a multiple of 4 elements, which whole-vector accesses need; work-item
+    // q of a row moves the 4 columns from lead + 4q as one vector, and where lead > 0 the row's
+    // last work-item instead moves the lead columns before the first vector and the 4 − lead after
+    // the last one, element by element. Rows of any ldc and offset thus go as vectors.
+    const int first = n0 + piece * EPI_COLS;
 #pragma unroll
     for (int pass = 0; pass < EPI_COLS / 8; ++pass) {
       const uint v = pass * 128 + t, r = v / (EPI_COLS / 4), q = v % (EPI_COLS / 4);
-      const float4 x = vload4(0, staged + r * EPI_STRIDE + 4 * q);
-      const int row = m0 + (int)r, col = n0 + piece * EPI_COLS + 4 * (int)q;
-      if (row >= M || col >= N) continue;
-      __global out_t* dst = C + (size_t)row * ldc + col;
-      bool whole = col + 4 <= N && (size_t)dst % (4 * sizeof(out_t)) == 0;
+      const int row = m0 + (int)r;
+      if (row >= M || first >= N) continue;
+      __global out_t* line = C + (size_t)row * ldc + first;
+      __local const float* from = staged + r * EPI_STRIDE;
+      const int lead = (int)((0 - (size_t)line / sizeof(out_t)) & 3);
+      const int c = lead + 4 * (int)q;
+      if (c + 4 <= EPI_COLS) {
+        const float4 x = vload4(0, from + c);
+        bool whole = first + c + 4 <= N;
 #if TERMS == 3
-      whole = whole && !any(isnan(x));
+        whole = whole && !any(isnan(x));
 #endif
-      if (whole) {
-        float4 y = alpha == 0.0f ? (float4)(0.0f) : alpha * x;
-        if (beta != 0.0f) y = MULADD(beta, LOAD_OUT4A(dst), y);
-        STORE_OUT4A(dst, y);
+        if (whole) {
+          float4 y = alpha == 0.0f ? (float4)(0.0f) : alpha * x;
+          if (beta != 0.0f) y = MULADD(beta, LOAD_OUT4A(line + c), y);
+          STORE_OUT4A(line + c, y);
+        } else {
+          for (int e = c; e < c + 4 && first + e < N; ++e)
+            store_element(from[e], line + e, row, first + e, alpha, beta, A, lda, B, ldb, K);
+        }
       } else {
-        const float xs[4] = {x.s0, x.s1, x.s2, x.s3};
-        for (int e = 0; e < 4 && col + e < N; ++e)
-          store_element(xs[e], dst + e, row, col + e, alpha, beta, A, lda, B, ldb, K);
+        for (int e = 0; e < 4; ++e) {
+          const int col = e < lead ? e : c + e - lead;  // the lead head columns, then the tail
+          if (first + col < N) store_element(from[col], line + col, row, first + col, alpha, beta, A, lda, B, ldb, K);
+        }
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
