@@ -80,7 +80,7 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
                                  [&](DataType t) { return precision == data_type_name(t); });
   if (type == std::end(types)) throw std::runtime_error("unknown precision '" + precision + "'");
   e.precision = *type;
-  if (e.kernel != "xgemm" && e.kernel != "direct" && e.kernel != "xmma")
+  if (e.kernel != "xgemm" && e.kernel != "direct" && e.kernel != "xmma" && e.kernel != "wgmma")
     throw std::runtime_error("unknown kernel '" + e.kernel + "'");
   const auto& known = shape_classes();
   if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
@@ -211,7 +211,7 @@ std::string TuningDatabase::dump() const {
 void TuningDatabase::upsert(const TuningEntry& e) {
   for (auto& old : entries)
     if (old.device == e.device && old.shape_class == e.shape_class && old.precision == e.precision &&
-        is_tensor_entry(old) == is_tensor_entry(e)) {
+        is_tensor_entry(old) == is_tensor_entry(e) && (!is_tensor_entry(e) || old.kernel == e.kernel)) {
       old = e;
       return;
     }
@@ -270,7 +270,7 @@ void reload_user_database() {
 
 uint64_t user_database_generation() { return user_generation.load(); }
 
-bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma"; }
+bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma" || e.kernel == "wgmma"; }
 
 std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor,
                                       const std::function<bool(const TuningEntry&)>& usable, DataType precision) {

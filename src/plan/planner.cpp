@@ -53,6 +53,7 @@ const detail::GemmKernelDescriptor& descriptor_for(GemmPath path) {
 }
 
 const detail::GemmKernelDescriptor& descriptor_of_entry(const detail::TuningEntry& e) {
+  if (e.kernel == "wgmma") return detail::wgmma_descriptor();
   return e.kernel == "xmma" ? detail::xmma_descriptor() : e.kernel == "xgemm" ? detail::xgemm_descriptor()
                                                                                : detail::direct_descriptor();
 }
@@ -88,23 +89,28 @@ void drop_invalid_alternatives(detail::TuningEntry& e) {
              alts.end());
 }
 
-// The tuned entry for a shape class (among the tensor path's entries with `tensor`); a class
-// without one borrows from its neighbours (a database tuned before the "mid" class existed has
-// only "medium" and "large"; `clgemm tune --tensor --classes large` leaves mid without one).
+// The tuned entry for a shape class (among the tensor path's entries with `tensor`, those of
+// `kernel` where it is given). With `borrow`, a class without one borrows from its neighbours (a
+// database tuned before the "mid" class existed has only "medium" and "large"; `clgemm tune
+// --tensor --classes large` leaves mid without one).
 std::optional<detail::FoundEntry> find_entry(const DeviceInfo& device, const std::string& cls, bool tensor = false,
-                                             DataType type = DataType::F32) {
+                                             DataType type = DataType::F32, const std::string& kernel = "",
+                                             bool borrow = true) {
+  const auto usable = [&](const detail::TuningEntry& e) {
+    return (kernel.empty() || e.kernel == kernel) && entry_is_valid(e);
+  };
   std::vector<std::string> order = {cls};
-  if (cls == "mid") order = {"mid", "large", "medium"};
-  if (cls == "large") order = {"large", "mid"};
-  if (cls == "medium") order = {"medium", "mid"};
+  if (borrow && cls == "mid") order = {"mid", "large", "medium"};
+  if (borrow && cls == "large") order = {"large", "mid"};
+  if (borrow && cls == "medium") order = {"medium", "mid"};
   // Operands stored in another type than they are computed in (f16, bf16) reach the tiled kernel
   // widened (packed), so without entries of their own they take their compute type's; f64 has
   // its own register and memory needs, and takes defaults.
   std::vector<DataType> types = {type};
-  if (!detail::stored_as_computed(type)) types.push_back(detail::compute_type(type));
+  if (borrow && !detail::stored_as_computed(type)) types.push_back(detail::compute_type(type));
   for (const DataType t : types)
     for (const auto& c : order)
-      if (auto found = detail::find_tuning(device, c, tensor, entry_is_valid, t)) {
+      if (auto found = detail::find_tuning(device, c, tensor, usable, t)) {
         if (c != cls) found->origin += " (borrowed by " + cls + ")";
         if (t != type) found->origin += std::string(" (") + data_type_name(t) + ", borrowed by " + data_type_name(type) + ")";
         drop_invalid_alternatives(found->entry);
@@ -281,7 +287,7 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   } else {
     plan.params = resolved(detail::xmma_tiles(device, m, n));
     plan.source = "the tensor kernel's defaults (measured on the H200)";
-    if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true)) {
+    if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true, DataType::F32, "xmma")) {
       const Choice c = choose_among(found->entry, device, desc, {m, n, k}, false);
       try {
         plan.params = resolved(c.params);
@@ -361,6 +367,22 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   plan.params = detail::resolve_params(detail::wgmma_descriptor(), device, ps);
   plan.source = o.force_params.empty() ? "the wgmma kernel's defaults (measured on an H100)"
                                        : "the caller's overrides of the wgmma kernel's defaults";
+  // A tuned entry of this precision and class (`clgemm tune --tensor`): its configuration or an
+  // alternative, whichever the load-balance model predicts fastest. No class borrows another's:
+  // the rules above beat tiles tuned for 2048³ or 4096³ where those leave SMs idle. 3xTF32 keeps
+  // its rule (its lo buffers take the local memory a tuned slice would), and so do batches of the
+  // items the batched class serves (plan_gemm plans larger ones as single products).
+  if (o.force_params.empty() && !three && batch <= 1)
+    if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true, type, "wgmma", false)) {
+      const Choice c = choose_among(found->entry, device, detail::wgmma_descriptor(), {m, n, k}, false);
+      try {
+        KernelParams tuned = c.params;
+        tuned["TERMS"] = 1;
+        plan.params = detail::resolve_params(detail::wgmma_descriptor(), device, tuned);
+        plan.source = found->origin + c.note;
+      } catch (const Error&) {  // tuned for another device: keep the rules
+      }
+    }
   plan.reason = forced ? "path forced by the caller"
                        : std::string(type == DataType::F32 ? math_name(o.math) : data_type_name(type)) +
                              " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)";

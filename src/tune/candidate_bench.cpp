@@ -43,8 +43,9 @@ cl::Buffer upload_random(const Context& ctx, DataType type, size_t count, uint64
 
 }  // namespace
 
-CandidateBench::CandidateBench(const Context& ctx, const GemmShape& s, DataType type, std::mt19937_64& rng)
-    : ctx_(ctx), s_(s), type_(type) {
+CandidateBench::CandidateBench(const Context& ctx, const DeviceInfo& device, const GemmShape& s, DataType type,
+                               std::mt19937_64& rng)
+    : ctx_(ctx), device_(device), s_(s), type_(type) {
   std::vector<double> a, b;
   da_ = upload_random(ctx, type, s.m * s.k * s.batch, rng(), a);
   db_ = upload_random(ctx, type, s.k * s.n * s.batch, rng(), b);
@@ -63,7 +64,10 @@ Measurement CandidateBench::run(const std::string& kernel, const KernelParams& p
   Measurement m;
   m.params = ps;
   GemmPlan plan;
-  plan.path = kernel == "xgemm" ? GemmPath::Packed : kernel == "xmma" ? GemmPath::Tensor : GemmPath::Direct;
+  plan.path = kernel == "xgemm"   ? GemmPath::Packed
+              : kernel == "xmma"  ? GemmPath::Tensor
+              : kernel == "wgmma" ? GemmPath::Wgmma
+                                  : GemmPath::Direct;
   plan.params = ps;
   plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
   plan.pack_b = pack_b;
@@ -73,7 +77,7 @@ Measurement CandidateBench::run(const std::string& kernel, const KernelParams& p
   std::vector<unsigned char> c(count * data_type_bytes(type_));
   LaunchPlan launch;
   try {
-    launch = build_launch_plan(ctx_.info(), {GemmPart{g_, batch_, plan}});
+    launch = build_launch_plan(device_, {GemmPart{g_, batch_, plan}});
     fill_nan(q, dc_, type_, count);
     enqueue_plan(ctx_, q, launch, buffers);
     q.enqueueReadBuffer(dc_, CL_TRUE, 0, c.size(), c.data());
@@ -88,7 +92,8 @@ Measurement CandidateBench::run(const std::string& kernel, const KernelParams& p
   }
   const std::vector<double> got = cpu::from_storage(type_, c.data(), count);
   const double err = cpu::relative_error(got.data(), ref_.data(), count);
-  const bool tf32 = kernel == "xmma" && tf32_terms(ps);
+  // TF32 products: xmma's with one term; wgmma's on float32 inputs (TERMS 1, what it tunes).
+  const bool tf32 = (kernel == "xmma" && tf32_terms(ps)) || (kernel == "wgmma" && type_ == DataType::F32);
   const double tolerance =
       tf32 ? cpu::gemm_tolerance(s_.k, true) : cpu::gemm_tolerance(s_.k, type_, type_);
   if (!(err <= tolerance)) {

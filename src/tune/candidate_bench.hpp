@@ -28,13 +28,16 @@ struct Measurement {
 // events: packing, and for 16-bit operands the widening while packing, included).
 class CandidateBench {
  public:
-  CandidateBench(const Context& ctx, const GemmShape& s, DataType type, std::mt19937_64& rng);
-  // `ps` must be resolved for the kernel ("xgemm", "direct" or "xmma"), with the PRECISION of
-  // `type` where the kernel has one.
+  // Candidates are planned for `device`: the context's, as gemm() plans for it (planning_device).
+  CandidateBench(const Context& ctx, const DeviceInfo& device, const GemmShape& s, DataType type,
+                 std::mt19937_64& rng);
+  // `ps` must be resolved for the kernel ("xgemm", "direct", "xmma" or "wgmma"), with the
+  // PRECISION of `type` where the kernel has one.
   Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false);
 
  private:
   const Context& ctx_;
+  DeviceInfo device_;
   GemmShape s_;
   DataType type_;
   std::vector<double> ref_;

@@ -22,7 +22,8 @@ constexpr double kPointsShare = 0.1;
 
 // Every check of a request, before any work: a session that fails after minutes of measuring
 // for a reason known at the start wastes them.
-std::string checked_database_path(const Context& ctx, const TuningRequest& r) {
+// `device` is the context's as gemm() plans for it (planning_device: whether wgmma builds).
+std::string checked_database_path(const Context& ctx, const DeviceInfo& device, const TuningRequest& r) {
   if (!(r.budget_s > 0)) throw Error(Status::InvalidArgument, "the tuning budget must be a positive number of seconds");
   const auto& known = detail::shape_classes();
   for (const auto& c : r.classes)
@@ -35,9 +36,11 @@ std::string checked_database_path(const Context& ctx, const TuningRequest& r) {
       if (c != "mid" && c != "large")
         throw Error(Status::InvalidArgument,
                     "tuning the tensor path covers the classes it serves, mid and large; not '" + c + "'");
-    if (r.precision != DataType::F32)
-      throw Error(Status::InvalidArgument, std::string("tuning the tensor path takes f32 operands (3xTF32), not ") +
-                                               data_type_name(r.precision));
+    // Hopper's wgmma kernel multiplies f16, bf16 and f32 (TF32); the mma.sync one f32 alone.
+    if (r.precision != DataType::F32 && !(device.sm90a_patching && r.precision != DataType::F64))
+      throw Error(Status::InvalidArgument,
+                  std::string("tuning the tensor path takes f32 operands (3xTF32), or f16 and bf16 ones on a Hopper "
+                              "card that builds wgmma; not ") + data_type_name(r.precision) + " on " + ctx.info().name);
     if (!tensor_path_available(ctx.info()))
       throw Error(Status::InvalidArgument, "tuning the tensor path needs an NVIDIA GPU, sm_80 or newer; " +
                                                ctx.info().name + " has none");
@@ -68,7 +71,8 @@ TuningTargetReport target_report(const detail::TuneResult& r) {
 
 TuningReport tune_device(const Context& ctx, const TuningRequest& request,
                          const std::function<void(const TuningProgress&)>& progress) {
-  const std::string path = checked_database_path(ctx, request);
+  const DeviceInfo device = planning_device(ctx.info());
+  const std::string path = checked_database_path(ctx, device, request);
   const double budget = request.budget_s;
   const auto report = [&](const TuningProgress& p) {
     if (progress) progress(p);
@@ -77,8 +81,8 @@ TuningReport tune_device(const Context& ctx, const TuningRequest& request,
   // The search gets most of the budget; the rest measures the kept configurations once more on a
   // smaller shape of their class (the points the planner predicts from there).
   const auto targets =
-      detail::default_targets(ctx.info(), budget * (1.0 - kPointsShare), request.classes, request.tensor);
-  detail::Tuner tuner(ctx, request.seed, request.precision);
+      detail::default_targets(device, budget * (1.0 - kPointsShare), request.classes, request.tensor);
+  detail::Tuner tuner(ctx, request.seed, request.precision, &device);
   std::vector<detail::TuneResult> results;
   // Each target's share ends at a fixed time from the start: a target that overran its share (its
   // defaults are measured whatever the budget) leaves the next ones less, and one that ended early

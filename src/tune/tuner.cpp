@@ -8,6 +8,7 @@
 #include "kernels/gemm/direct_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/tile_choice.hpp"
+#include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "tune/candidate_clock.hpp"
@@ -30,7 +31,8 @@ const GemmKernelDescriptor& descriptor_named(const std::string& kernel) {
   if (kernel == "xgemm") return xgemm_descriptor();
   if (kernel == "direct") return direct_descriptor();
   if (kernel == "xmma") return xmma_descriptor();
-  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma)");
+  if (kernel == "wgmma") return wgmma_descriptor();
+  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma, wgmma)");
 }
 
 bool has_param(const GemmKernelDescriptor& d, const std::string& name) {
@@ -85,8 +87,8 @@ std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const De
 // shapes start from a sensible point: halve the tile's rows or columns while it exceeds the fit.
 std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s,
                                             const KernelParams& fixed) {
-  // The tensor path's targets (2048³ and 4096³) fit its largest tiles already.
-  if (!d.tile || d.info.id == "xmma") return std::nullopt;
+  // The tensor paths' targets (2048³ and 4096³) fit their largest tiles already.
+  if (!d.tile || d.info.id == "xmma" || d.info.id == "wgmma") return std::nullopt;
   KernelParams ps;
   try {
     ps = resolve_params(d, dev, fixed);
@@ -150,10 +152,13 @@ std::string today() {
   return buf;
 }
 
-// The tensor kernel multiplies f32 operands only.
+// The tensor kernels' operands: f32 for xmma; f16, bf16 or f32 (as TF32) for wgmma.
 void check_kernel_precision(const GemmKernelDescriptor& d, DataType precision) {
   if (d.info.id == "xmma" && precision != DataType::F32)
     throw Error(Status::InvalidArgument, std::string("the tensor kernel (xmma) multiplies f32 operands, not ") +
+                                             data_type_name(precision));
+  if (d.info.id == "wgmma" && !wgmma_input(precision))
+    throw Error(Status::InvalidArgument, std::string("the wgmma kernel multiplies f16, bf16 or f32 operands, not ") +
                                              data_type_name(precision));
 }
 
@@ -183,9 +188,11 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
     double weight;
   };
   // The tensor path runs only calls of at least 2048³ (planner.cpp, tensor_pays): the mid and
-  // large classes, on their GPU shapes.
-  const std::vector<Share> tensor_shares = {{"large", {4096, 4096, 4096}, "xmma", 0.6},
-                                            {"mid", {2048, 2048, 2048}, "xmma", 0.4}};
+  // large classes, on their GPU shapes; on a Hopper card whose driver builds patched PTX, the
+  // wgmma kernel (for f16, bf16 and TF32: the planner's rules serve the other classes and 3xTF32).
+  const std::string tensor_kernel = dev.sm90a_patching ? "wgmma" : "xmma";
+  const std::vector<Share> tensor_shares = {{"large", {4096, 4096, 4096}, tensor_kernel, 0.6},
+                                            {"mid", {2048, 2048, 2048}, tensor_kernel, 0.4}};
   const std::vector<Share> float32_shares = {
       {"large", {large, large, large}, "xgemm", 0.25},   {"mid", {mid, mid, mid}, "xgemm", 0.15},
       {"medium", {medium, medium, medium}, "xgemm", 0.15},
@@ -221,7 +228,8 @@ void check_tuning_precision(const DeviceInfo& device, DataType precision) {
                                     " does not offer (no cl_khr_fp64)");
 }
 
-Tuner::Tuner(const Context& ctx, uint64_t seed, DataType precision) : ctx_(ctx), seed_(seed), precision_(precision) {
+Tuner::Tuner(const Context& ctx, uint64_t seed, DataType precision, const DeviceInfo* planning)
+    : ctx_(ctx), device_(planning ? *planning : planning_device(ctx.info())), seed_(seed), precision_(precision) {
   check_tuning_precision(ctx.info(), precision);
 }
 
@@ -230,12 +238,12 @@ TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const 
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   const GemmKernelDescriptor& d = descriptor_named(target.kernel);
   check_kernel_precision(d, precision_);
-  const DeviceInfo& dev = ctx_.info();
+  const DeviceInfo& dev = device_;
   const GemmShape s = target.shape;
   const KernelParams fixed = precision_fixed_params(d, precision_);
   std::mt19937_64 rng(seed_ ^ std::hash<std::string>{}(target.shape_class + target.kernel));
 
-  CandidateBench bench(ctx_, s, precision_, rng);
+  CandidateBench bench(ctx_, device_, s, precision_, rng);
   TuneResult result;
   result.target = target;
   std::set<std::string> seen;
@@ -367,7 +375,7 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
   check_kernel_precision(d, precision_);
   const KernelParams precision = precision_of(d, precision_);
   std::mt19937_64 rng(seed_);
-  CandidateBench bench(ctx_, shape, precision_, rng);
+  CandidateBench bench(ctx_, device_, shape, precision_, rng);
   std::vector<Measurement> out;
   CandidateClock clock;
   for (const auto& given : configs) {
@@ -399,8 +407,8 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
           throw Error(Status::InvalidArgument, name + "=" + std::to_string(kernel_params.at(name)) +
                                                    " does not match the " + data_type_name(precision_) +
                                                    " operands measured (" + name + "=" + std::to_string(value) + ")");
-      const KernelParams full = resolve_params(d, ctx_.info(), with_fixed(kernel_params, precision));
-      SplitK split = choose_split(d, full, shape, splits, split_tiles, ctx_.info().compute_units);
+      const KernelParams full = resolve_params(d, device_, with_fixed(kernel_params, precision));
+      SplitK split = choose_split(d, full, shape, splits, split_tiles, device_.compute_units);
       if (sk_groups > 0) split.sk_groups = size_t(sk_groups);
       m = bench.run(kernel, full, split, pack_b > 0);
       if (pack_b >= 0) m.params["PACKB"] = pack_b > 0 ? 1 : 0;

@@ -73,8 +73,11 @@ void check_tuning_precision(const DeviceInfo& device, DataType precision);
 // the packed path's candidates are float32 kernels timed with that widening.
 class Tuner {
  public:
-  // Throws what check_tuning_precision throws.
-  explicit Tuner(const Context& ctx, uint64_t seed = 1, DataType precision = DataType::F32);
+  // Throws what check_tuning_precision throws. Candidates are planned for `planning`, the context's
+  // device as gemm() plans for it (clgemm::planning_device: whether wgmma builds), found here
+  // where it is not given.
+  explicit Tuner(const Context& ctx, uint64_t seed = 1, DataType precision = DataType::F32,
+                 const DeviceInfo* planning = nullptr);
   TuneResult tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress = {});
   // Checks and times the given configurations (each a set of overrides of the kernel's defaults)
   // on one shape, in order; nothing is searched or saved. A configuration whose PRECISION differs
@@ -88,6 +91,7 @@ class Tuner {
 
  private:
   const Context& ctx_;
+  DeviceInfo device_;
   uint64_t seed_;
   DataType precision_;
 };

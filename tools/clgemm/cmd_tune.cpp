@@ -179,9 +179,9 @@ void run_tune(const TuneOptions& o) {
     if (std::find(known.begin(), known.end(), c) == known.end())
       throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny, batched");
   }
-  if (o.tensor && o.precision != DataType::F32)
-    throw Error(Status::InvalidArgument, std::string("--tensor tunes the tensor path, which takes f32 operands; drop "
-                                                     "--tensor or --precision ") + data_type_name(o.precision));
+  if (o.tensor && o.precision == DataType::F64)
+    throw Error(Status::InvalidArgument, "--tensor tunes the tensor path, which takes f32 operands (and f16 or bf16 "
+                                         "ones on Hopper's wgmma); drop --tensor or --precision f64");
   if (o.tensor)
     for (const auto& c : o.classes)
       if (c != "mid" && c != "large")
@@ -195,6 +195,11 @@ void run_tune(const TuneOptions& o) {
   if (o.tensor && !tensor_path_available(ctx.info()))
     throw Error(Status::InvalidArgument, "--tensor needs the tensor path (an NVIDIA GPU, sm_80 or newer); " +
                                              ctx.info().name + " has none");
+  if (o.tensor && o.precision != DataType::F32 && !planning_device(ctx.info()).sm90a_patching)
+    throw Error(Status::InvalidArgument, std::string("--tensor tunes f16 and bf16 on Hopper's wgmma kernel only, "
+                                                     "which ") + ctx.info().name +
+                                             " does not build; the mma.sync tensor path takes f32 operands: drop "
+                                             "--tensor or --precision " + data_type_name(o.precision));
   TuningRequest request;
   request.budget_s = o.budget;
   request.classes = o.classes;
@@ -275,17 +280,19 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--shape", o->shape, "the shape --try measures, MxNxK, or BxMxNxK for a strided batch of B items (default "
                   "1024x1024x1024)");
   cmd->add_flag("--tensor", o->tensor,
-                "tune the tensor path (xmma kernel, 3xTF32; NVIDIA sm_80 or newer) for the mid and large classes, "
-                "instead of the float32 kernels; its entries are kept apart from theirs and serve calls that ask for "
-                "3xTF32 or TF32");
+                "tune the tensor path for the mid and large classes, instead of the float32 kernels: on a Hopper "
+                "card that builds patched PTX the wgmma kernel (f32 as TF32, f16, bf16), elsewhere the xmma kernel "
+                "(3xTF32, f32 only; NVIDIA sm_80 or newer); its entries are kept apart from theirs and serve calls "
+                "that ask for tensor-core arithmetic");
   cmd->add_option("--precision", o->precision_text,
                   "the element type to tune for: f32 (default), f64, f16 or bf16. Candidates run with A, B and C of "
                   "that type (f16 and bf16 widened to float32 while packing for xgemm), and the entries serve calls "
                   "of that type; f16 and bf16 calls use the f32 entries where they have none. With --try: the "
                   "type measured");
   cmd->add_option("--kernel", o->kernel,
-                  "the kernel --try measures: xgemm, direct or xmma (the tensor path; TERMS=1 for TF32)")
-      ->check(CLI::IsMember({"xgemm", "direct", "xmma"}));
+                  "the kernel --try measures: xgemm, direct, xmma (the tensor path; TERMS=1 for TF32) or wgmma "
+                  "(Hopper's tensor cores; f32 runs as TF32)")
+      ->check(CLI::IsMember({"xgemm", "direct", "xmma", "wgmma"}));
   cmd->callback([o, cmd] {
     o->precision = data_type_option("--precision", o->precision_text);
     if (o->show && cmd->get_option("--precision")->count() > 0)
