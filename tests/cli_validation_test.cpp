@@ -188,6 +188,7 @@ TEST(CliValidation, BadPrecisionsAreRefusedNamingTheTypes) {
   expect_refused("tune --try MWG=32 --precision f128", kError, {"--precision 'f128'", types[0]});
   expect_refused("tune --tensor --precision f64 --classes large", kError, {"--tensor", "--precision f64", "f32"});
   expect_refused("tune --try BM=64 --kernel xmma --precision bf16", kError, {"--kernel xmma", "--precision bf16"});
+  expect_refused("tune --try BM=64 --kernel wgmma --precision f64", kError, {"wgmma", "f64"});
   expect_refused("tune --show --precision f64", kError, {"--show", "--precision"});
 }
 
