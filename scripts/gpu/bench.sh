@@ -18,7 +18,7 @@ IMPL=${IMPL:-clgemm,clblast,cublas,cublas-tf32,openblas,cpu-loop,ladder}
 # seconds is checked but not timed (the row says so) rather than eating the time budget.
 REPEAT=${REPEAT:-10}
 # Untimed runs after the checked one. Calls of 0.01-0.03 ms (129³ to 516³) move by 5-15 % between
-# runs of the same code; the eighth session's runs used WARMUP=5 REPEAT=50 (docs/performance.md).
+# runs of the same code; docs/performance.md's small calls use WARMUP=5 REPEAT=50.
 WARMUP=${WARMUP:-1}
 TIME_LIMIT=${TIME_LIMIT:-15}
 PRECISION=${PRECISION:-f32}  # clgemm bench --precision: f32, f64, f16, bf16, f16-f32, bf16-f32

@@ -64,7 +64,7 @@
 // of the next tile are loaded right after it, and the last k-step of this tile is multiplied
 // while they come. Unrotated, every tile begins with the barrier, then the first local loads, then
 // multiply-adds that wait for them: 38 % of the cycles in which no warp issues in the 128×128
-// kernel at 4096³ (Nsight Compute on the H200, docs/performance.md). The kernel peels the last
+// kernel at 4096³ (Nsight Compute on the H200, scripts/gpu/profile.sh). The kernel peels the last
 // tile off the loop so that the barrier is in no branch.
 // This slice's k-steps of the tile in buffer buf but the last, which is left loaded in a1/b1.
 #define KSTEPS_BUT_LAST() _Pragma("unroll") for (int kk = 0; kk < KSL; kk += 2) { \

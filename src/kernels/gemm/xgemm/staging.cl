@@ -303,7 +303,7 @@ inline real4 a_piece(__global const real4* restrict at, const int m, const int k
 // so an issue moves the sources one tile, KWG rows of lda_v / ldb_v, on. Why: in the
 // 128×128 kernel the copies' addresses, computed again for every tile ((t + k)·lda in 64 bits,
 // on the FMA pipe), sit between the barrier and the first local load, and that stretch holds 22 %
-// of the cycles in which no warp issues (Nsight Compute on the H200, docs/performance.md).
+// of the cycles in which no warp issues (Nsight Compute on the H200, scripts/gpu/profile.sh).
 // Copies that are not streamed compute both per tile. More streamed copies hold more registers:
 // with up to four per operand (STREAM_COPIES 4) 512³ runs 25-30 % slower (0.019 -> 0.024 ms), and
 // with every form streamed the medium tiles at 1024³ take 0.090 ms instead of 0.066 (H200).
