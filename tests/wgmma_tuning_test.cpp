@@ -7,7 +7,6 @@
 #include <clgemm/gemm.hpp>
 
 #include "database/database.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
 #include "test_support.hpp"
 #include "tune/tuner.hpp"
 
@@ -67,7 +66,8 @@ TEST(WgmmaTuning, ThePlannerTakesTheEntryOfTheCallsOwnClassAndPrecision) {
   const DeviceInfo dev = patched_hopper();
   detail::TuningDatabase db;
   db.upsert(entry(dev, "wgmma", DataType::F16, {{"BK", 32}, {"STAGES", 2}, {"GROUP_M", 16}}));
-  db.upsert(entry(dev, "wgmma", DataType::F32, {{"GROUP_M", 4}}));
+  // STAGES is a parameter of xmma too: its path would take this entry if it read wgmma's.
+  db.upsert(entry(dev, "wgmma", DataType::F32, {{"STAGES", 2}}));
   store(db, scoped);
 
   const GemmPlan f16 = plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F16);
@@ -78,7 +78,7 @@ TEST(WgmmaTuning, ThePlannerTakesTheEntryOfTheCallsOwnClassAndPrecision) {
   // TF32 reads the f32 entry, with one term whatever the entry holds.
   const GemmPlan tf32 = plan_gemm(dev, 4096, 4096, 4096, with_math(Math::Tf32), DataType::F32);
   ASSERT_EQ(tf32.path, GemmPath::Wgmma);
-  EXPECT_EQ(tf32.params.at("GROUP_M"), 4);
+  EXPECT_EQ(tf32.params.at("STAGES"), 2);
   EXPECT_EQ(tf32.params.at("TERMS"), 1);
 
   // A batch of items too large for the batched class plans as one item: the entry serves it.
@@ -104,12 +104,14 @@ TEST(WgmmaTuning, ThePlannerTakesTheEntryOfTheCallsOwnClassAndPrecision) {
   EXPECT_EQ(own.at("STAGES"), 2);
   EXPECT_EQ(own.at("GROUP_M"), 8);
 
-  // The mma.sync tensor path never reads a wgmma entry.
+  // The mma.sync tensor path never reads a wgmma entry (the user database holds nothing else).
   DeviceInfo unpatched = dev;
   unpatched.sm90a_patching = false;
-  const GemmPlan xmma = plan_gemm(unpatched, 4096, 4096, 4096, with_math(Math::Tf32x3), DataType::F32);
-  if (xmma.path == GemmPath::Tensor)
-    EXPECT_EQ(xmma.source.find("user database"), std::string::npos) << xmma.source;
+  GemmOptions tensor = with_math(Math::Tf32x3);
+  tensor.force_path = GemmPath::Tensor;
+  const GemmPlan xmma = plan_gemm(unpatched, 4096, 4096, 4096, tensor, DataType::F32);
+  ASSERT_EQ(xmma.path, GemmPath::Tensor);
+  EXPECT_EQ(xmma.source.find("user database"), std::string::npos) << xmma.source;
 }
 
 TEST(WgmmaTuning, AnEntryThisDeviceCannotRunLeavesTheRules) {
