@@ -195,11 +195,6 @@ void run_tune(const TuneOptions& o) {
   if (o.tensor && !tensor_path_available(ctx.info()))
     throw Error(Status::InvalidArgument, "--tensor needs the tensor path (an NVIDIA GPU, sm_80 or newer); " +
                                              ctx.info().name + " has none");
-  if (o.tensor && o.precision != DataType::F32 && !planning_device(ctx.info()).sm90a_patching)
-    throw Error(Status::InvalidArgument, std::string("--tensor tunes f16 and bf16 on Hopper's wgmma kernel only, "
-                                                     "which ") + ctx.info().name +
-                                             " does not build; the mma.sync tensor path takes f32 operands: drop "
-                                             "--tensor or --precision " + data_type_name(o.precision));
   TuningRequest request;
   request.budget_s = o.budget;
   request.classes = o.classes;
