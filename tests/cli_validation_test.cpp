@@ -186,9 +186,10 @@ TEST(CliValidation, BadPrecisionsAreRefusedNamingTheTypes) {
   expect_refused("plan --m 16 --n 16 --k 16 --precision f16 --math 3xtf32", kError, {"--math", "--precision f16"});
   expect_refused("tune --precision F64 --budget 1", kError, {"--precision 'F64'", types[0]});
   expect_refused("tune --try MWG=32 --precision f128", kError, {"--precision 'f128'", types[0]});
-  expect_refused("tune --tensor --precision f64 --classes large", kError, {"--tensor", "--precision f64", "f32"});
+  expect_refused("tune --tensor --precision f64 --classes small", kError, {"--tensor", "mid and large", "'small'"});
   expect_refused("tune --try BM=64 --kernel xmma --precision bf16", kError, {"--kernel xmma", "--precision bf16"});
   expect_refused("tune --try BM=64 --kernel wgmma --precision f64", kError, {"wgmma", "f64"});
+  expect_refused("tune --try BM=64 --kernel dmma --precision f32", kError, {"dmma", "f32"});
   expect_refused("tune --show --precision f64", kError, {"--show", "--precision"});
 }
 

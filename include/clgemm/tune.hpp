@@ -105,8 +105,9 @@ struct TuningReport {
 // same classes) to the request's database, which GEMM calls in this process read from then on
 // when it is the user database. `progress`, if given, is called on this thread throughout.
 // Throws Error(InvalidArgument), before any work, for a budget that is not positive, an unknown
-// class, `tensor` with a class other than mid or large, with a precision other than f32 or on a
-// device without the tensor path (tensor_path_available), or no database path; Error(NoFp64) for
+// class, `tensor` with a class other than mid or large, with f16 or bf16 where wgmma does not
+// build (planning_device) or on a device without the tensor path (tensor_path_available), or no
+// database path; Error(NoFp64) for
 // f64 on a device without cl_khr_fp64. A damaged database file is replaced, with a warning
 // (clgemm/warnings.hpp).
 TuningReport tune_device(const Context& ctx, const TuningRequest& request,

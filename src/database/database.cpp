@@ -80,7 +80,7 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
                                  [&](DataType t) { return precision == data_type_name(t); });
   if (type == std::end(types)) throw std::runtime_error("unknown precision '" + precision + "'");
   e.precision = *type;
-  if (e.kernel != "xgemm" && e.kernel != "direct" && e.kernel != "xmma" && e.kernel != "wgmma")
+  if (e.kernel != "xgemm" && e.kernel != "direct" && !is_tensor_entry(e))
     throw std::runtime_error("unknown kernel '" + e.kernel + "'");
   const auto& known = shape_classes();
   if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
@@ -270,7 +270,7 @@ void reload_user_database() {
 
 uint64_t user_database_generation() { return user_generation.load(); }
 
-bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma" || e.kernel == "wgmma"; }
+bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma" || e.kernel == "wgmma" || e.kernel == "dmma"; }
 
 std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor,
                                       const std::function<bool(const TuningEntry&)>& usable, DataType precision) {

@@ -61,7 +61,7 @@ struct TuningEntry {
   std::string vendor;        // CL_DEVICE_VENDOR
   std::string device_type;   // "GPU", "CPU", ...
   std::string shape_class;   // see shape_class()
-  std::string kernel;        // "xgemm" (packed path), "direct", "xmma" (the tensor path) or "wgmma"
+  std::string kernel;        // "xgemm" (packed path), "direct"; tensor cores: "xmma", "wgmma", "dmma"
   DataType precision = DataType::F32;  // of the calls it serves ("precision" in JSON; f32 where absent)
   KernelParams params;
   GemmShape shape;           // the shape it was tuned on
@@ -83,7 +83,7 @@ struct TuningDatabase {
   std::string dump() const;
   // Replaces the entry with the same device, shape class and precision, or adds it. A tensor-path
   // entry (is_tensor_entry) replaces only another one of the same kernel: a class keeps one
-  // float32 entry per precision, and one for each tensor kernel (xmma, wgmma).
+  // float32 entry per precision, and one for each tensor kernel (xmma, wgmma, dmma).
   void upsert(const TuningEntry& e);
 };
 
@@ -103,9 +103,9 @@ void save_database(const TuningDatabase& db, const std::string& path);
 // how each entry was measured).
 const TuningDatabase& builtin_database();
 
-// Whether an entry holds a tensor-core kernel's parameters (kernel "xmma", or "wgmma" for Hopper's
-// f16, bf16 and TF32 products): the planner reads them only for calls that its tensor paths run,
-// never for float32 ones.
+// Whether an entry holds a tensor-core kernel's parameters (kernel "xmma"; "wgmma" for Hopper's
+// f16, bf16 and TF32 products; "dmma" for f64): the planner reads them only for calls that its
+// tensor paths run, never for the SIMT kernels.
 bool is_tensor_entry(const TuningEntry& e);
 
 struct FoundEntry {

@@ -54,6 +54,7 @@ const detail::GemmKernelDescriptor& descriptor_for(GemmPath path) {
 
 const detail::GemmKernelDescriptor& descriptor_of_entry(const detail::TuningEntry& e) {
   if (e.kernel == "wgmma") return detail::wgmma_descriptor();
+  if (e.kernel == "dmma") return detail::dmma_descriptor();
   return e.kernel == "xmma" ? detail::xmma_descriptor() : e.kernel == "xgemm" ? detail::xgemm_descriptor()
                                                                                : detail::direct_descriptor();
 }
@@ -333,6 +334,19 @@ std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, 
   plan.path = GemmPath::Tensor;
   plan.params = detail::resolve_params(detail::dmma_descriptor(), device, ps);
   plan.source = o.force_params.empty() ? "the dmma kernel's defaults" : "the caller's overrides of the dmma kernel's defaults";
+  // A tuned entry of this class (`clgemm tune --tensor --precision f64`), never borrowed: the rule
+  // for fewer tiles than compute units beats tiles tuned at 2048³ or 4096³ where it applies.
+  if (o.force_params.empty())
+    if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true, DataType::F64, "dmma", false)) {
+      const Choice c = choose_among(found->entry, device, detail::dmma_descriptor(), {m, n, k}, false);
+      try {
+        KernelParams tuned = c.params;
+        tuned["PRECISION"] = 64;
+        plan.params = detail::resolve_params(detail::dmma_descriptor(), device, tuned);
+        plan.source = found->origin + c.note;
+      } catch (const Error&) {  // tuned for another device: keep the rules
+      }
+    }
   plan.reason = forced ? "path forced by the caller" : "double on the FP64 tensor cores (mma.sync f64)";
   return plan;
 }

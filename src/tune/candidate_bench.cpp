@@ -64,10 +64,11 @@ Measurement CandidateBench::run(const std::string& kernel, const KernelParams& p
   Measurement m;
   m.params = ps;
   GemmPlan plan;
-  plan.path = kernel == "xgemm"   ? GemmPath::Packed
-              : kernel == "xmma"  ? GemmPath::Tensor
-              : kernel == "wgmma" ? GemmPath::Wgmma
-                                  : GemmPath::Direct;
+  // dmma is the tensor path of f64 operands.
+  plan.path = kernel == "xgemm"                      ? GemmPath::Packed
+              : kernel == "xmma" || kernel == "dmma" ? GemmPath::Tensor
+              : kernel == "wgmma"                    ? GemmPath::Wgmma
+                                                     : GemmPath::Direct;
   plan.params = ps;
   plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
   plan.pack_b = pack_b;

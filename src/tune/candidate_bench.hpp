@@ -31,7 +31,7 @@ class CandidateBench {
   // Candidates are planned for `device`: the context's, as gemm() plans for it (planning_device).
   CandidateBench(const Context& ctx, const DeviceInfo& device, const GemmShape& s, DataType type,
                  std::mt19937_64& rng);
-  // `ps` must be resolved for the kernel ("xgemm", "direct", "xmma" or "wgmma"), with the
+  // `ps` must be resolved for the kernel ("xgemm", "direct", "xmma", "wgmma" or "dmma"), with the
   // PRECISION of `type` where the kernel has one.
   Measurement run(const std::string& kernel, const KernelParams& ps, const SplitK& split = {}, bool pack_b = false);
 

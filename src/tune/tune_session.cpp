@@ -36,10 +36,11 @@ std::string checked_database_path(const Context& ctx, const DeviceInfo& device, 
       if (c != "mid" && c != "large")
         throw Error(Status::InvalidArgument,
                     "tuning the tensor path covers the classes it serves, mid and large; not '" + c + "'");
-    // Hopper's wgmma kernel multiplies f16, bf16 and f32 (TF32); the mma.sync one f32 alone.
-    if (r.precision != DataType::F32 && !(device.sm90a_patching && r.precision != DataType::F64))
+    // f32 and f64 have tensor kernels on every sm_80+ GPU (xmma or wgmma, dmma); f16 and bf16 only
+    // Hopper's wgmma.
+    if ((r.precision == DataType::F16 || r.precision == DataType::BF16) && !device.sm90a_patching)
       throw Error(Status::InvalidArgument,
-                  std::string("tuning the tensor path takes f32 operands (3xTF32), or f16 and bf16 ones on a Hopper "
+                  std::string("tuning the tensor path takes f32 or f64 operands, and f16 or bf16 ones on a Hopper "
                               "card that builds wgmma; not ") + data_type_name(r.precision) + " on " + ctx.info().name);
     if (!tensor_path_available(ctx.info()))
       throw Error(Status::InvalidArgument, "tuning the tensor path needs an NVIDIA GPU, sm_80 or newer; " +
@@ -81,7 +82,7 @@ TuningReport tune_device(const Context& ctx, const TuningRequest& request,
   // The search gets most of the budget; the rest measures the kept configurations once more on a
   // smaller shape of their class (the points the planner predicts from there).
   const auto targets =
-      detail::default_targets(device, budget * (1.0 - kPointsShare), request.classes, request.tensor);
+      detail::default_targets(device, budget * (1.0 - kPointsShare), request.classes, request.tensor, request.precision);
   detail::Tuner tuner(ctx, request.seed, request.precision, &device);
   std::vector<detail::TuneResult> results;
   // Each target's share ends at a fixed time from the start: a target that overran its share (its

@@ -6,6 +6,7 @@
 
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/direct_kernel.hpp"
+#include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/tile_choice.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
@@ -32,7 +33,8 @@ const GemmKernelDescriptor& descriptor_named(const std::string& kernel) {
   if (kernel == "direct") return direct_descriptor();
   if (kernel == "xmma") return xmma_descriptor();
   if (kernel == "wgmma") return wgmma_descriptor();
-  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma, wgmma)");
+  if (kernel == "dmma") return dmma_descriptor();
+  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma, wgmma, dmma)");
 }
 
 bool has_param(const GemmKernelDescriptor& d, const std::string& name) {
@@ -88,7 +90,7 @@ std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const De
 std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s,
                                             const KernelParams& fixed) {
   // The tensor paths' targets (2048³ and 4096³) fit their largest tiles already.
-  if (!d.tile || d.info.id == "xmma" || d.info.id == "wgmma") return std::nullopt;
+  if (!d.tile || d.info.id == "xmma" || d.info.id == "wgmma" || d.info.id == "dmma") return std::nullopt;
   KernelParams ps;
   try {
     ps = resolve_params(d, dev, fixed);
@@ -152,8 +154,11 @@ std::string today() {
   return buf;
 }
 
-// The tensor kernels' operands: f32 for xmma; f16, bf16 or f32 (as TF32) for wgmma.
+// The tensor kernels' operands: f32 for xmma; f16, bf16 or f32 (as TF32) for wgmma; f64 for dmma.
 void check_kernel_precision(const GemmKernelDescriptor& d, DataType precision) {
+  if (d.info.id == "dmma" && precision != DataType::F64)
+    throw Error(Status::InvalidArgument, std::string("the dmma kernel multiplies f64 operands, not ") +
+                                             data_type_name(precision));
   if (d.info.id == "xmma" && precision != DataType::F32)
     throw Error(Status::InvalidArgument, std::string("the tensor kernel (xmma) multiplies f32 operands, not ") +
                                              data_type_name(precision));
@@ -175,7 +180,7 @@ SplitK choose_split(const GemmKernelDescriptor& d, const KernelParams& full, con
 }  // namespace
 
 std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, const std::vector<std::string>& classes,
-                                        bool tensor) {
+                                        bool tensor, DataType precision) {
   // Shapes big enough to be typical of their class, small enough to measure quickly; CPUs get
   // smaller ones (a 4096³ product takes seconds on two cores).
   const bool cpu = dev.kind == DeviceKind::CPU;
@@ -188,9 +193,10 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
     double weight;
   };
   // The tensor path runs only calls of at least 2048³ (planner.cpp, tensor_pays): the mid and
-  // large classes, on their GPU shapes; on a Hopper card whose driver builds patched PTX, the
-  // wgmma kernel (for f16, bf16 and TF32: the planner's rules serve the other classes and 3xTF32).
-  const std::string tensor_kernel = dev.sm90a_patching ? "wgmma" : "xmma";
+  // large classes, on their GPU shapes: dmma for f64; on a Hopper card whose driver builds
+  // patched PTX, the wgmma kernel (for f16, bf16 and TF32: the planner's rules serve the other
+  // classes and 3xTF32); else xmma.
+  const std::string tensor_kernel = precision == DataType::F64 ? "dmma" : dev.sm90a_patching ? "wgmma" : "xmma";
   const std::vector<Share> tensor_shares = {{"large", {4096, 4096, 4096}, tensor_kernel, 0.6},
                                             {"mid", {2048, 2048, 2048}, tensor_kernel, 0.4}};
   const std::vector<Share> float32_shares = {

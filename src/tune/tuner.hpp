@@ -27,7 +27,7 @@ namespace clgemm::detail {
 struct TuneTarget {
   std::string shape_class;  // the database entry this tunes
   GemmShape shape;          // the shape measured for it
-  std::string kernel;       // "xgemm", "direct" or "xmma"
+  std::string kernel;       // "xgemm", "direct", "xmma", "wgmma" or "dmma"
   double budget_s = 0;      // seconds for this target
 };
 
@@ -55,10 +55,12 @@ struct TuneResult {
 };
 
 // The shapes and budget shares the tuner uses by default for a device: per shape class, each
-// kernel that may win it; with `tensor`, the tensor path's kernel (xmma, 3xTF32) for the classes
-// it serves (mid and large). Shares add up to `total_budget_s`.
+// kernel that may win it; with `tensor`, the tensor-core kernel that runs `precision` on the
+// device (dmma for f64, wgmma where it builds, else xmma as 3xTF32) for the classes it serves
+// (mid and large). Shares add up to `total_budget_s`.
 std::vector<TuneTarget> default_targets(const DeviceInfo& device, double total_budget_s,
-                                        const std::vector<std::string>& classes, bool tensor = false);
+                                        const std::vector<std::string>& classes, bool tensor = false,
+                                        DataType precision = DataType::F32);
 
 // The parameters a precision fixes in a kernel's search space, which the search leaves alone:
 // PRECISION where the kernel has it (32 for f32, f16 and bf16, 64 for f64).

@@ -179,9 +179,6 @@ void run_tune(const TuneOptions& o) {
     if (std::find(known.begin(), known.end(), c) == known.end())
       throw Error(Status::InvalidArgument, "unknown shape class '" + c + "'; the classes are small, medium, mid, large, skinny, batched");
   }
-  if (o.tensor && o.precision == DataType::F64)
-    throw Error(Status::InvalidArgument, "--tensor tunes the tensor path, which takes f32 operands (and f16 or bf16 "
-                                         "ones on Hopper's wgmma); drop --tensor or --precision f64");
   if (o.tensor)
     for (const auto& c : o.classes)
       if (c != "mid" && c != "large")
@@ -275,19 +272,19 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--shape", o->shape, "the shape --try measures, MxNxK, or BxMxNxK for a strided batch of B items (default "
                   "1024x1024x1024)");
   cmd->add_flag("--tensor", o->tensor,
-                "tune the tensor path for the mid and large classes, instead of the float32 kernels: on a Hopper "
-                "card that builds patched PTX the wgmma kernel (f32 as TF32, f16, bf16), elsewhere the xmma kernel "
-                "(3xTF32, f32 only; NVIDIA sm_80 or newer); its entries are kept apart from theirs and serve calls "
-                "that ask for tensor-core arithmetic");
+                "tune the tensor path for the mid and large classes, instead of the SIMT kernels (NVIDIA sm_80 or "
+                "newer): for f64 the dmma kernel; on a Hopper card that builds patched PTX the wgmma kernel (f32 as "
+                "TF32, f16, bf16), elsewhere the xmma kernel (3xTF32, f32 only); its entries are kept apart from "
+                "theirs and serve the calls that run on that kernel");
   cmd->add_option("--precision", o->precision_text,
                   "the element type to tune for: f32 (default), f64, f16 or bf16. Candidates run with A, B and C of "
                   "that type (f16 and bf16 widened to float32 while packing for xgemm), and the entries serve calls "
                   "of that type; f16 and bf16 calls use the f32 entries where they have none. With --try: the "
                   "type measured");
   cmd->add_option("--kernel", o->kernel,
-                  "the kernel --try measures: xgemm, direct, xmma (the tensor path; TERMS=1 for TF32) or wgmma "
-                  "(Hopper's tensor cores; f32 runs as TF32)")
-      ->check(CLI::IsMember({"xgemm", "direct", "xmma", "wgmma"}));
+                  "the kernel --try measures: xgemm, direct, xmma (the tensor path; TERMS=1 for TF32), wgmma "
+                  "(Hopper's tensor cores; f32 runs as TF32) or dmma (f64 on tensor cores)")
+      ->check(CLI::IsMember({"xgemm", "direct", "xmma", "wgmma", "dmma"}));
   cmd->callback([o, cmd] {
     o->precision = data_type_option("--precision", o->precision_text);
     if (o->show && cmd->get_option("--precision")->count() > 0)
