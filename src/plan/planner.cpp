@@ -320,6 +320,25 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
 // goes on to the SIMT paths. The products and sums are IEEE double operations either way, so no
 // GemmOptions::math asks for it: it runs wherever the device has it, on calls of at least 512³
 // multiply-adds with no side under 64 (smaller ones keep the SIMT kernels and their tuned entries).
+// Where the database holds an entry of `desc`'s kernel (wgmma, dmma) for the call's own class and
+// `type`, never borrowed from another class: the plan takes its configuration or an alternative,
+// whichever the load-balance model predicts fastest, with `fixed` set whatever the entry holds.
+// An entry that does not fit this device leaves the plan as it is.
+void take_tensor_entry(GemmPlan& plan, const DeviceInfo& device, const detail::GemmKernelDescriptor& desc,
+                       DataType type, const GemmShape& call, const KernelParams& fixed) {
+  const auto found =
+      find_entry(device, detail::shape_class(device.kind, call.m, call.n, call.k), true, type, desc.info.id, false);
+  if (!found) return;
+  const Choice c = choose_among(found->entry, device, desc, call, false);
+  KernelParams tuned = c.params;
+  for (const auto& [name, value] : fixed) tuned[name] = value;
+  try {
+    plan.params = detail::resolve_params(desc, device, tuned);
+    plan.source = found->origin + c.note;
+  } catch (const Error&) {  // tuned for another device: keep the rules
+  }
+}
+
 std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o) {
   const bool forced = o.force_path == GemmPath::Tensor;
   if (forced && !tensor_path_available(device))
@@ -334,19 +353,10 @@ std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, 
   plan.path = GemmPath::Tensor;
   plan.params = detail::resolve_params(detail::dmma_descriptor(), device, ps);
   plan.source = o.force_params.empty() ? "the dmma kernel's defaults" : "the caller's overrides of the dmma kernel's defaults";
-  // A tuned entry of this class (`clgemm tune --tensor --precision f64`), never borrowed: the rule
-  // for fewer tiles than compute units beats tiles tuned at 2048³ or 4096³ where it applies.
+  // A tuned entry (`clgemm tune --tensor --precision f64`): the rule for fewer tiles than compute
+  // units beats tiles tuned at 2048³ or 4096³ where it applies.
   if (o.force_params.empty())
-    if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true, DataType::F64, "dmma", false)) {
-      const Choice c = choose_among(found->entry, device, detail::dmma_descriptor(), {m, n, k}, false);
-      try {
-        KernelParams tuned = c.params;
-        tuned["PRECISION"] = 64;
-        plan.params = detail::resolve_params(detail::dmma_descriptor(), device, tuned);
-        plan.source = found->origin + c.note;
-      } catch (const Error&) {  // tuned for another device: keep the rules
-      }
-    }
+    take_tensor_entry(plan, device, detail::dmma_descriptor(), DataType::F64, {m, n, k}, {{"PRECISION", 64}});
   plan.reason = forced ? "path forced by the caller" : "double on the FP64 tensor cores (mma.sync f64)";
   return plan;
 }
@@ -381,22 +391,12 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   plan.params = detail::resolve_params(detail::wgmma_descriptor(), device, ps);
   plan.source = o.force_params.empty() ? "the wgmma kernel's defaults (measured on an H100)"
                                        : "the caller's overrides of the wgmma kernel's defaults";
-  // A tuned entry of this precision and class (`clgemm tune --tensor`): its configuration or an
-  // alternative, whichever the load-balance model predicts fastest. No class borrows another's:
-  // the rules above beat tiles tuned for 2048³ or 4096³ where those leave SMs idle. 3xTF32 keeps
-  // its rule (its lo buffers take the local memory a tuned slice would), and so do batches of the
-  // items the batched class serves (plan_gemm plans larger ones as single products).
+  // A tuned entry (`clgemm tune --tensor`): the rules above beat tiles tuned for 2048³ or 4096³
+  // where those leave SMs idle. 3xTF32 keeps its rule (its lo buffers take the local memory a tuned
+  // slice would), and so do batches of the items the batched class serves (plan_gemm plans larger
+  // ones as single products).
   if (o.force_params.empty() && !three && batch <= 1)
-    if (const auto found = find_entry(device, detail::shape_class(device.kind, m, n, k), true, type, "wgmma", false)) {
-      const Choice c = choose_among(found->entry, device, detail::wgmma_descriptor(), {m, n, k}, false);
-      try {
-        KernelParams tuned = c.params;
-        tuned["TERMS"] = 1;
-        plan.params = detail::resolve_params(detail::wgmma_descriptor(), device, tuned);
-        plan.source = found->origin + c.note;
-      } catch (const Error&) {  // tuned for another device: keep the rules
-      }
-    }
+    take_tensor_entry(plan, device, detail::wgmma_descriptor(), type, {m, n, k}, {{"TERMS", 1}});
   plan.reason = forced ? "path forced by the caller"
                        : std::string(type == DataType::F32 ? math_name(o.math) : data_type_name(type)) +
                              " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)";
