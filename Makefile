@@ -5,6 +5,9 @@
 #                fuzzer for longer, and the concurrency tests under ThreadSanitizer (what CI adds)
 BUILD ?= build
 JOBS  ?= 2
+# Compiles run on every core, at most 8 (each sanitizer-built file takes up to about 1 GB); the
+# tests keep JOBS, since PoCL spreads each one over all cores already.
+BUILD_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 8 ] && n=8; echo $$n)
 ARGS  ?=
 
 .PHONY: all deps configure build test bench sanitize clean
@@ -19,7 +22,7 @@ configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCLGEMM_PYTHON=ON -DPython_EXECUTABLE=$(CURDIR)/.venv/bin/python
 
 build: configure
-	cmake --build $(BUILD) -j$(JOBS)
+	cmake --build $(BUILD) -j$(BUILD_JOBS)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

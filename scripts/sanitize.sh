@@ -6,12 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-2}
+# Compiles on every core, at most 8 (see the Makefile); the tests keep JOBS.
+BUILD_JOBS=${BUILD_JOBS:-$(n=$(nproc 2>/dev/null || echo 2); [ "$n" -gt 8 ] && n=8; echo "$n")}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 # The tests that run calls from several threads at once.
 CONCURRENT='GemmThreads|ContextLifetime|ConcurrentWriters|Warnings'
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=address,undefined
-cmake --build build-asan -j"$JOBS"
+cmake --build build-asan -j"$BUILD_JOBS"
 # The installation test builds the examples without sanitizers, which cannot link a library built
 # with them; the plain build runs it.
 (
@@ -37,7 +39,7 @@ cmake --build build-asan -j"$JOBS"
 )
 
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=thread
-cmake --build build-tsan -j"$JOBS" --target clgemm_tests
+cmake --build build-tsan -j"$BUILD_JOBS" --target clgemm_tests
 (
   cd build-tsan
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
