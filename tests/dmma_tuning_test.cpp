@@ -14,11 +14,6 @@
 namespace clgemm::test {
 namespace {
 
-void store(const detail::TuningDatabase& db, const ScopedDatabase& scoped) {
-  detail::save_database(db, scoped.path());
-  detail::reload_user_database();
-}
-
 TEST(DmmaTuning, ThePlannerTakesTheEntryForF64CallsOfItsClass) {
   ScopedDatabase scoped;
   DeviceInfo dev = fake_h200();
@@ -34,7 +29,7 @@ TEST(DmmaTuning, ThePlannerTakesTheEntryForF64CallsOfItsClass) {
   const auto back = detail::TuningDatabase::parse(db.dump());
   ASSERT_EQ(back.entries.size(), 1u) << (back.skipped.empty() ? "" : back.skipped.front());
   EXPECT_EQ(back.entries.front().kernel, "dmma");
-  store(db, scoped);
+  scoped.store(db);
 
   const GemmPlan tuned = plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F64);
   ASSERT_EQ(tuned.path, GemmPath::Tensor);
@@ -78,7 +73,7 @@ TEST(DmmaTuning, TinyBudgetGivesACorrectEntryThatThePlannerUses) {
   EXPECT_GT(r.best_gflops, 0);
   detail::TuningDatabase db;
   db.upsert(detail::entry_for(ctx.info(), r, DataType::F64));
-  store(db, scoped);
+  scoped.store(db);
   const GemmPlan plan = plan_gemm(ctx.info(), 4096, 4096, 4096, {}, DataType::F64);
   ASSERT_EQ(plan.path, GemmPath::Tensor);
   EXPECT_NE(plan.source.find("user database"), std::string::npos) << plan.source;

@@ -35,11 +35,6 @@ GemmOptions with_math(Math math) {
   return o;
 }
 
-void store(const detail::TuningDatabase& db, const ScopedDatabase& scoped) {
-  detail::save_database(db, scoped.path());
-  detail::reload_user_database();
-}
-
 TEST(TensorTuning, EntriesAreKeptApartFromTheFloat32OnesOfTheirClass) {
   ScopedDatabase scoped;
   // Names the built-in database does not know, at any level.
@@ -59,7 +54,7 @@ TEST(TensorTuning, EntriesAreKeptApartFromTheFloat32OnesOfTheirClass) {
   EXPECT_TRUE(detail::is_tensor_entry(back.entries[1]));
   EXPECT_EQ(back.entries[1].params.at("BK"), 8);
 
-  store(db, scoped);
+  scoped.store(db);
   const auto float32 = detail::find_tuning(dev, "large");
   ASSERT_TRUE(float32.has_value());
   EXPECT_EQ(float32->entry.kernel, "xgemm");
@@ -77,7 +72,7 @@ TEST(TensorTuning, ThePlannerReadsTheTensorEntryOnlyForTensorMath) {
   detail::TuningDatabase db;
   // FK 0 and TERMS 1 in the entry: the math asked for must override both (they set accuracy).
   db.upsert(tensor_entry(h200, "large", {{"BK", 8}, {"STAGES", 3}, {"FK", 0}, {"TERMS", 1}}));
-  store(db, scoped);
+  scoped.store(db);
 
   const GemmPlan x3 = plan_gemm(h200, 4096, 4096, 4096, with_math(Math::Tf32x3));
   ASSERT_EQ(x3.path, GemmPath::Tensor);
@@ -112,7 +107,7 @@ TEST(TensorTuning, ThePlannerReadsTheTensorEntryOnlyForTensorMath) {
 
   // An entry that does not fit the device (tuned where local memory is larger): the defaults.
   db.upsert(tensor_entry(h200, "large", {{"BK", 32}, {"STAGES", 4}}));
-  store(db, scoped);
+  scoped.store(db);
   const GemmPlan misfit = plan_gemm(h200, 4096, 4096, 4096, with_math(Math::Tf32x3));
   ASSERT_EQ(misfit.path, GemmPath::Tensor);
   EXPECT_EQ(misfit.params.at("BK"), 16);
@@ -130,7 +125,7 @@ TEST(TensorTuning, TilesAndPathFollowTheLoadBalanceModel) {
   e.alternatives.push_back({{{"BM", 64}, {"STAGES", 4}, {"BK", 8}}, 54000, {}});
   detail::TuningDatabase db;
   db.upsert(e);
-  store(db, scoped);
+  scoped.store(db);
 
   // 4096³: 1024 tiles of 128×128, two per SM, fill four rounds of 264 places to 97 %.
   const GemmPlan square = plan_gemm(h200, 4096, 4096, 4096, with_math(Math::Tf32x3));
@@ -210,7 +205,7 @@ TEST(TensorTuning, TinyBudgetGivesAValidEntryThatThePlannerUses) {
 
   detail::TuningDatabase db;
   db.upsert(detail::entry_for(ctx.info(), r));
-  store(db, scoped);
+  scoped.store(db);
   const auto found = detail::find_tuning(ctx.info(), "large", true);
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->entry.kernel, "xmma");

@@ -150,6 +150,11 @@ ScopedDatabase::ScopedDatabase()
   detail::reload_user_database();
 }
 
+void ScopedDatabase::store(const detail::TuningDatabase& db) const {
+  detail::save_database(db, path_);
+  detail::reload_user_database();
+}
+
 ScopedDatabase::~ScopedDatabase() {
   std::filesystem::remove(path_);
   detail::reload_user_database();  // env_ restores the variable after this; the next lookup rereads it

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace clgemm::detail {
+struct TuningDatabase;
+}  // namespace clgemm::detail
+
 namespace clgemm::test {
 
 // The context all tests share (compiled programs are cached in it). Chosen like the CLI does:
@@ -122,6 +126,8 @@ class ScopedDatabase {
   ScopedDatabase(const ScopedDatabase&) = delete;
   ScopedDatabase& operator=(const ScopedDatabase&) = delete;
   const std::string& path() const { return path_; }
+  // Saves `db` as the user database and makes GEMM calls read it from now on.
+  void store(const detail::TuningDatabase& db) const;
 
  private:
   std::string path_;

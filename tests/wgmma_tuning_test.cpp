@@ -33,11 +33,6 @@ detail::TuningEntry entry(const DeviceInfo& dev, const std::string& kernel, Data
   return e;
 }
 
-void store(const detail::TuningDatabase& db, const ScopedDatabase& scoped) {
-  detail::save_database(db, scoped.path());
-  detail::reload_user_database();
-}
-
 GemmOptions with_math(Math math) {
   GemmOptions o;
   o.math = math;
@@ -68,7 +63,7 @@ TEST(WgmmaTuning, ThePlannerTakesTheEntryOfTheCallsOwnClassAndPrecision) {
   db.upsert(entry(dev, "wgmma", DataType::F16, {{"BK", 32}, {"STAGES", 2}, {"GROUP_M", 16}}));
   // STAGES is a parameter of xmma too: its path would take this entry if it read wgmma's.
   db.upsert(entry(dev, "wgmma", DataType::F32, {{"STAGES", 2}}));
-  store(db, scoped);
+  scoped.store(db);
 
   const GemmPlan f16 = plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F16);
   ASSERT_EQ(f16.path, GemmPath::Wgmma);
@@ -120,7 +115,7 @@ TEST(WgmmaTuning, AnEntryThisDeviceCannotRunLeavesTheRules) {
   detail::TuningDatabase db;
   // Four slices of 256 + 128 rows of 128 bytes: far past the 48 KiB of local memory.
   db.upsert(entry(dev, "wgmma", DataType::F16, {{"BN", 256}, {"BK", 64}, {"STAGES", 4}}));
-  store(db, scoped);
+  scoped.store(db);
   const GemmPlan p = plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F16);
   EXPECT_EQ(p.path, GemmPath::Wgmma);
   EXPECT_EQ(p.params.at("BN"), 128);
@@ -157,7 +152,7 @@ TEST(WgmmaTuning, TinyBudgetGivesACorrectEntryThatThePlannerUses) {
     std::string warning;
     detail::TuningDatabase db = detail::load_database(scoped.path(), &warning);
     db.upsert(detail::entry_for(device, r, type));
-    store(db, scoped);
+    scoped.store(db);
     const GemmPlan plan = plan_gemm(device, 4096, 4096, 4096, with_math(Math::Tf32), type);
     ASSERT_EQ(plan.path, GemmPath::Wgmma);
     EXPECT_NE(plan.source.find("user database"), std::string::npos) << plan.source;
