@@ -87,8 +87,9 @@ struct GemmPlan {
   KernelParams params;       // parameters of the path's kernel (direct or xgemm)
   std::string source;        // where the parameters came from: a tuning database entry, or defaults
   std::string reason;        // why the planner chose this path
-  // Split-K of the last, partial wave (packed path): the last `split_tiles` tiles of C are each
-  // computed by `splits` work-groups over parts of K, and added up by the last to finish.
+  // Split-K of the last, partial wave (packed and wgmma paths): the last `split_tiles` tiles of C
+  // are each computed by `splits` work-groups over parts of K, and added up by the last to finish.
+  // The wgmma path splits every item's last tiles where a batch is planned as one item.
   size_t splits = 1, split_tiles = 0;
   // With a split: how many work-groups share the split tiles' K-steps equally (stream-K; a
   // group's share may span tiles). 0 = split_tiles × splits, which cuts every tile into `splits`
@@ -114,11 +115,13 @@ struct GemmPlan {
 struct GemmOptions {
   GemmPath force_path = GemmPath::Auto;
   KernelParams force_params;     // overrides for the chosen kernel's parameters
-  // Split-K of the packed path: 0 = the planner's choice; 1 = never split; S >= 2 = split the
-  // tiles of the last, partial wave (all tiles if there are fewer than compute units) into S
+  // Split-K of the packed and wgmma paths: 0 = the planner's choice; 1 = never split; S >= 2 =
+  // split the tiles of the last, partial wave (all tiles if there are fewer than compute units;
+  // wgmma: the last round of work-group slots, at most 16 parts and one per slice of K) into S
   // parts, or exactly the last force_split_tiles tiles when that is set (tests).
   size_t force_splits = 0, force_split_tiles = 0;
-  // With force_splits >= 2: GemmPlan::sk_groups (0: split_tiles × splits).
+  // With force_splits >= 2: GemmPlan::sk_groups (0: split_tiles × splits). The wgmma path has no
+  // stream-K and leaves it at 0.
   size_t force_sk_groups = 0;
   // GemmPlan::pack_b: Auto = the planner's choice.
   enum class Toggle { Auto, Off, On } force_pack_b = Toggle::Auto;

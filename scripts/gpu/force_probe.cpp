@@ -11,7 +11,8 @@
 //                                     PATH: auto | wgmma | tensor
 //                                     SHAPE: SIZE (a square) or COUNTxMxNxK (a strided batch)
 // with $FORCE_CONFIGS the configurations, `;`-separated, each `NAME=VALUE,...` ("" or "auto" for the
-// planner's own): FORCE_CONFIGS="BM=64,BN=128,STAGES=4;BM=128,BN=256" force_probe f16 wgmma 256x256x256x256
+// planner's own; SPLITS=S and SPLIT_TILES=T set GemmOptions::force_splits and force_split_tiles):
+//   FORCE_CONFIGS="BM=64,BN=128,STAGES=4;BM=128,BN=256;SPLITS=1" force_probe f16 wgmma 256x256x256x256
 // $CLGEMM_DEVICE picks the device (default: the first NVIDIA one). One line per shape and
 // configuration: the median of 10 timed calls (device time from the first command's start to the
 // last one's end) and of their last commands alone, TFLOP/s, the error and "ok" or "WRONG"; exits 1 on any
@@ -126,6 +127,10 @@ int main(int argc, char** argv) try {
       GemmOptions o;
       o.force_path = path;
       o.force_params = ps;
+      // SPLITS and SPLIT_TILES are the split-K options, not kernel parameters.
+      for (const auto& [name, field] : {std::pair<const char*, size_t*>{"SPLITS", &o.force_splits},
+                                        std::pair<const char*, size_t*>{"SPLIT_TILES", &o.force_split_tiles}})
+        if (o.force_params.count(name)) *field = size_t(o.force_params.at(name)), o.force_params.erase(name);
       o.math = ar.math;
       std::vector<double> ms, last_ms;  // the call; its last command (the GEMM kernel, after any packing)
       std::vector<unsigned char> c_bytes(cs * s.count * out_bytes);

@@ -15,6 +15,7 @@
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma_split.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "runtime/warnings.hpp"
 #include "database/database.hpp"
@@ -397,6 +398,12 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   // ones as single products).
   if (o.force_params.empty() && !three && batch <= 1)
     take_tensor_entry(plan, device, detail::wgmma_descriptor(), type, {m, n, k}, {{"TERMS", 1}});
+  // Split-K of a last round of tiles that would leave most SMs idle, for single products.
+  if (batch <= 1) {
+    const detail::WgmmaSplit split =
+        detail::wgmma_split(device, m, n, k, type, plan.params, o.force_splits, o.force_split_tiles);
+    plan.splits = split.splits, plan.split_tiles = split.split_tiles;
+  }
   plan.reason = forced ? "path forced by the caller"
                        : std::string(type == DataType::F32 ? math_name(o.math) : data_type_name(type)) +
                              " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)";

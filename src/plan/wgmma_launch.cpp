@@ -3,6 +3,7 @@
 
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma_split.hpp"
 #include "kernels/precision.hpp"
 #include "kernels/util/pack_kmajor.hpp"
 
@@ -102,7 +103,23 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   if (a.packed) a.temp = b.temporary("A packed K-major", items * a.item * bytes);
   if (bo.packed) bo.temp = b.temporary(b_mn ? "B packed N-major" : "B packed K-major", items * bo.item * bytes);
   const size_t tiles_n = ceil_div(g.n, size_t(p(ps, "BN")));
-  const cl::NDRange global = d.global({g.m, g.n, g.k}, ps), local = d.local(ps);
+  // Split-K of the last round's tiles of every item (the plan's, wgmma_split). Each split tile's
+  // parts go into a workspace of float32 partial tiles and count on a counter of the tile, which
+  // the last part sets back to zero. A batch whose workspace would pass kMaxSplitWorkspaceBytes
+  // runs unsplit.
+  const size_t tiles = ceil_div(g.m, size_t(p(ps, "BM"))) * ceil_div(g.n, size_t(p(ps, "BN")));
+  WgmmaSplit split;
+  if (plan.splits > 1 && plan.split_tiles > 0) split = {plan.splits, std::min(plan.split_tiles, tiles)};
+  const size_t ws_bytes =
+      items * split.split_tiles * split.splits * size_t(p(ps, "BM")) * size_t(p(ps, "BN")) * sizeof(float);
+  if (ws_bytes > kMaxSplitWorkspaceBytes) split = {};
+  const size_t groups = wgmma_groups(tiles, split);
+  size_t ws = 0, counters = 0;
+  if (split.splits > 1) {
+    ws = b.temporary("split-K workspace", ws_bytes);
+    counters = b.temporary("split-K counts", items * split.split_tiles * sizeof(int32_t), true);
+  }
+  const cl::NDRange local = d.local(ps), global(groups * local[0]);
   const DataType compute = compute_type(g.type);
   // The tensor maps of every piece, or none: a piece's A as the kernel reads it (in place or the
   // packed copy), and B K-major or N-major. A map the encoder refuses (a stride of 0 that a batch
@@ -168,7 +185,8 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
     c.what = tma ? "wgmma (TMA)" : "wgmma";
     c.sources = d.program_sources();
     c.entry = d.entry;
-    c.options = wgmma_options(ps, pg.type, pg.c_type) + flag("BATCHED", piece.s.count > 1 || piece.s.arrays) +
+    c.options = wgmma_options(ps, pg.type, pg.c_type) + " -DSPLITS=" + std::to_string(split.splits) +
+                flag("NV_FENCE", split.splits > 1) + flag("BATCHED", piece.s.count > 1 || piece.s.arrays) +
                 flag("BATCH_ARRAYS", piece.s.arrays) + flag("A_ARRAY", piece.s.arrays && !a.packed) +
                 flag("B_ARRAY", piece.s.arrays && !bo.packed);
     c.ptx_rules = wgmma_rules(ps, pg.type);
@@ -182,6 +200,9 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
       c.args.insert(c.args.end(), {Arg::raw(maps[index].first.data(), sizeof(TensorMapBytes)),
                                    Arg::raw(maps[index].second.data(), sizeof(TensorMapBytes)),
                                    Arg::mem(BufferRole::Temporary, map_slots)});
+    if (split.splits > 1)
+      c.args.insert(c.args.end(), {Arg::i32(int64_t(tiles - split.split_tiles)), Arg::mem(BufferRole::Temporary, ws),
+                                   Arg::mem(BufferRole::Temporary, counters)});
     c.dims = 2;
     c.global = {global[0], piece.s.count, 1};
     c.local = {local[0], 1, 1};

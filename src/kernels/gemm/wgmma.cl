@@ -54,14 +54,15 @@
 // again as a float32 dot product in the epilogue, which gives what float32 arithmetic gives (∞, or
 // NaN where it too has one).
 //
-// The program is common/vectors.cl, common/batch.cl, common/cp_async.cl and these parts, in this
-// order (the descriptor's sources, wgmma_kernel.cpp), then this file:
+// The program is common/vectors.cl, common/batch.cl, common/cp_async.cl, common/device_fence.cl
+// and these parts, in this order (the descriptor's sources, wgmma_kernel.cpp), then this file:
 //   wgmma/config.cl     the parameters, their defaults, derived values, #error for combinations
 //                       the kernel cannot build;
 //   wgmma/markers.cl    the inline-asm markers the host patches into wgmma instructions;
 //   wgmma/staging.cl    the swizzled slices in local memory and their descriptors, the cp.async
 //                       and TMA copies, 3xTF32's split;
-//   wgmma/epilogue.cl   the accumulators into C through local memory.
+//   wgmma/epilogue.cl   the accumulators into C through local memory;
+//   wgmma/split.cl      split-K of the last round of tiles: the parts' sums in a workspace.
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
@@ -71,6 +72,9 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
                 __global const real* scalars, __global const ulong* offsets
 #if TMA
                 , const tensor_map a_map, const tensor_map b_map, __global ulong* map_slots
+#endif
+#if SPLITS > 1
+                , const int full_tiles, __global float* ws, __global volatile int* counters
 #endif
                 ) {
 #if TMA
@@ -88,7 +92,14 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   // Tiles in bands of GROUP_M rows, each band walked column by column: the work-groups running
   // together share their slices of A and B in L2.
   const int tiles_m = (M + BM - 1) / BM;
+#if SPLITS > 1
+  // Past the whole tiles, SPLITS work-groups per tile, each a part of its slices (wgmma/split.cl).
+  const int sk = (int)get_group_id(0) - full_tiles;
+  const int tile = sk < 0 ? (int)get_group_id(0) : full_tiles + sk / SPLITS;
+  const int part = sk < 0 ? -1 : sk % SPLITS;
+#else
   const int tile = get_group_id(0);
+#endif
   const int band = tile / (GROUP_M * tiles_n);
   const int first_m = band * GROUP_M;
   const int band_rows = min(GROUP_M, tiles_m - first_m);
@@ -97,6 +108,9 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   const int n0 = (in_band / band_rows) * BN;
 
   __local uint4 smem[LOCAL_BYTES / 16] __attribute__((aligned(1024)));
+#if SPLITS > 1
+  __local int last_part;  // whether this part adds up its tile's parts
+#endif
   const uint base = (uint)(size_t)smem;
   const uint lid = get_local_id(0);
   const uint w = lid / 128;
@@ -118,7 +132,14 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   // wgmma of a slice still runs while the next is issued, and a second barrier after the wait
   // for it comes before the refill. With TMA, work-item 0 starts each slice's copies, and the
   // stage's barrier (one arrival with the byte count, then the bytes) says when they have landed.
-  const int slices = (K + BK - 1) / BK;
+  // K's slices [first, first + slices): all of them, or a part's share.
+#if SPLITS > 1
+  const int all_slices = (K + BK - 1) / BK;
+  const int first = part < 0 ? 0 : part * all_slices / SPLITS;
+  const int slices = part < 0 ? all_slices : (part + 1) * all_slices / SPLITS - first;
+#else
+  const int first = 0, slices = (K + BK - 1) / BK;
+#endif
 #if TMA
   __local ulong bars[STAGES];
   const uint bar0 = (uint)(size_t)bars;
@@ -136,13 +157,13 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     __asm__ volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
     __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps) : "memory");
     __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps + 16) : "memory");
-    for (int s = 0; s < AHEAD && s < slices; ++s) load_slice_tma(base + s * STAGE_BYTES, bar0 + 8 * s, maps, m0, n0, s, item);
+    for (int s = 0; s < AHEAD && s < slices; ++s) load_slice_tma(base + s * STAGE_BYTES, bar0 + 8 * s, maps, m0, n0, first + s, item);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 #else
 #pragma unroll
   for (int s = 0; s < AHEAD; ++s) {
-    if (s < slices) load_slice(base + s * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, s, lid);
+    if (s < slices) load_slice(base + s * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, first + s, lid);
     CP_COMMIT();
   }
 #endif
@@ -158,7 +179,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0 && next < slices)
-      load_slice_tma(base + (next % STAGES) * STAGE_BYTES, bar0 + 8 * (next % STAGES), maps, m0, n0, next, item);
+      load_slice_tma(base + (next % STAGES) * STAGE_BYTES, bar0 + 8 * (next % STAGES), maps, m0, n0, first + next, item);
 #else
     // This work-item's copies of slice kt have landed; the fence hands them from the generic
     // proxy to the async one that wgmma reads through, and the barrier waits for everyone's.
@@ -169,7 +190,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
     barrier(CLK_LOCAL_MEM_FENCE);
 #if INFLIGHT == 0
-    if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, next, lid);
+    if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, first + next, lid);
     CP_COMMIT();
 #endif
 #endif
@@ -214,13 +235,36 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #endif
 #if INFLIGHT == 1
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, next, lid);
+    if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, first + next, lid);
     CP_COMMIT();
 #endif
   }
   WGMMA_DRAIN(acc0);
 #if MT == 2
   WGMMA_DRAIN(acc1);
+#endif
+#if SPLITS > 1
+  if (part >= 0) {
+    // This part into the workspace; a release fence, then the barrier, before it counts.
+    const int r = sk / SPLITS, split_tiles = ((int)get_num_groups(0) - full_tiles) / SPLITS;
+    const size_t at = (size_t)get_group_id(1) * split_tiles + r;  // this item's split tile r
+    __global float* tile_ws = ws + at * SPLITS * PART_FLOATS;
+    store_part(tile_ws + part * PART_FLOATS, acc0, acc1, lid);
+    DEVICE_FENCE();
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (lid == 0) {
+      last_part = atomic_inc(counters + at) == SPLITS - 1;
+      if (last_part) counters[at] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last_part) return;
+    // The other parts' stores, visible to this one after its acquire fence.
+    DEVICE_FENCE();
+    sum_parts(tile_ws, acc0, 0, lid);
+#if MT == 2
+    sum_parts(tile_ws, acc1, 1, lid);
+#endif
+  }
 #endif
   // Every warpgroup is done with the slices; their local memory now stages C.
   barrier(CLK_LOCAL_MEM_FENCE);
