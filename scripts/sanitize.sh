@@ -9,8 +9,9 @@ JOBS=${JOBS:-2}
 # Compiles on every core, at most 8 (see the Makefile); the tests keep JOBS.
 BUILD_JOBS=${BUILD_JOBS:-$(n=$(nproc 2>/dev/null || echo 2); [ "$n" -gt 8 ] && n=8; echo "$n")}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-# The tests that run calls from several threads at once.
-CONCURRENT='GemmThreads|ContextLifetime|ConcurrentWriters|Warnings'
+# The tests that run calls from several threads at once (tests/CMakeLists.txt builds their files
+# as clgemm_concurrency_tests).
+CONCURRENT='GemmThreads.*:ContextLifetime.*:*.ConcurrentWriters*:Warnings.*'
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=address,undefined
 cmake --build build-asan -j"$BUILD_JOBS"
@@ -39,9 +40,5 @@ cmake --build build-asan -j"$BUILD_JOBS"
 )
 
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=thread
-cmake --build build-tsan -j"$BUILD_JOBS" --target clgemm_tests
-(
-  cd build-tsan
-  export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-  ctest --output-on-failure -j"$JOBS" -R "$CONCURRENT"
-)
+cmake --build build-tsan -j"$BUILD_JOBS" --target clgemm_concurrency_tests
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./build-tsan/tests/clgemm_concurrency_tests --gtest_filter="$CONCURRENT"
