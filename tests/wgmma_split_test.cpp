@@ -48,6 +48,12 @@ TEST(WgmmaSplit, RuleSplitsAMostlyEmptyLastRound) {
   EXPECT_EQ(detail::wgmma_split(d, 4352, 4096, 1024, DataType::F16, two).splits, 1u);
   // TF32 slices hold half as many elements of K (16 floats): K of 2048 gives 128 slices.
   EXPECT_EQ(detail::wgmma_split(d, 4352, 4096, 2048, DataType::F32, two).splits, 8u);
+  // Four work-groups per SM (3xTF32's 64×64 tiles of one warpgroup): no split, though 65² tiles
+  // leave one for the last round.
+  const KernelParams x3 = defaults(d, {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}, {"TERMS", 3}});
+  ASSERT_EQ(detail::wgmma_descriptor().resident(x3, d), 4u);
+  EXPECT_EQ(detail::wgmma_split(d, 4097, 4097, 4097, DataType::F32, x3).splits, 1u);
+  EXPECT_EQ(detail::wgmma_split(d, 4097, 4097, 4097, DataType::F32, x3, 4).splits, 4u) << "forced";
   // Never more than 16 parts: 1057 tiles leave 1 for the last round.
   s = detail::wgmma_split(d, 151 * 128, 7 * 128, 8192, DataType::F16, two);
   EXPECT_EQ(s.splits, 16u);

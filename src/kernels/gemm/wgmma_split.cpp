@@ -19,6 +19,11 @@ constexpr size_t kMinSlicesPerPart = 16;
 // work-group and its pipeline over, storing and adding the partial tiles. Measured on an H100
 // (f16): 2304³ in 4 parts took 0.83 of a round, 4097³ in 4 parts 0.68, 4352×4096² in 8 0.5.
 constexpr double kPartRounds = 0.5;
+// The most work-groups per SM at which the rule splits. A lone tile on an SM runs nearly a
+// round's time where two share it, so the model holds there; where more share it (3xTF32's 64×64
+// tiles, four per SM), a sparse last round is short and a split costs (H100, 4097³ split 76.1
+// TFLOP/s against 76.7, 5120×5120×4096 83.6 against 84.6).
+constexpr size_t kMaxResidentToSplit = 2;
 
 }  // namespace
 
@@ -36,7 +41,7 @@ WgmmaSplit wgmma_split(const DeviceInfo& device, size_t m, size_t n, size_t k, D
     if (splits < 2) return {};
     return {splits, forced_tiles ? std::min(forced_tiles, tiles) : last_round};
   }
-  if (tiles <= slots) return {};
+  if (tiles <= slots || d.resident(ps, device) > kMaxResidentToSplit) return {};
   const WgmmaSplit split{std::min({slots / last_round, slices / kMinSlicesPerPart, kMaxSplits}), last_round};
   if (split.splits < 2 || wgmma_rounds(tiles, slots, split) >= wgmma_rounds(tiles, slots, {})) return {};
   return split;

@@ -18,10 +18,10 @@ struct WgmmaSplit {
 // `device`. `forced` is GemmOptions::force_splits: 0 for the rule below, 1 for none, S >= 2 for S
 // parts of the last round's tiles, or of the last `forced_tiles` tiles where that is set (tests).
 //
-// The rule: where the tiles take more than one round of the device's work-group slots, the last
-// round's tiles are cut into as many parts as that round has slots for (at most 16, and at least
-// 16 slices of K each), where wgmma_rounds predicts that this takes fewer rounds: three parts or
-// more, for a last round at most a third full.
+// The rule: where the tiles take more than one round of the device's work-group slots, and at
+// most two work-groups share an SM, the last round's tiles are cut into as many parts as that
+// round has slots for (at most 16, and at least 16 slices of K each), where wgmma_rounds predicts
+// that this takes fewer rounds: three parts or more, for a last round at most a third full.
 WgmmaSplit wgmma_split(const DeviceInfo& device, size_t m, size_t n, size_t k, DataType type, const KernelParams& ps,
                        size_t forced = 0, size_t forced_tiles = 0);
 
