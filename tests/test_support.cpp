@@ -79,6 +79,12 @@ cl::Buffer upload(const Context& ctx, const std::vector<float>& host) {
   return b;
 }
 
+cl::Buffer upload_as(const Context& ctx, DataType type, const std::vector<double>& values) {
+  std::vector<unsigned char> bytes = cpu::to_storage(type, values);
+  if (bytes.empty()) return ctx.buffer(1);
+  return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
+}
+
 std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t count) {
   std::vector<float> out(count);
   if (count) ctx.queue().enqueueReadBuffer(buf, CL_TRUE, 0, count * sizeof(float), out.data());

@@ -67,6 +67,8 @@ void expect_scale_kernel_works(const Context& ctx, cl::Kernel kernel);
 
 // Uploads host data to a new device buffer.
 cl::Buffer upload(const Context& ctx, const std::vector<float>& host);
+// Uploads `values` stored as `type` (rounded where it holds less) to a new device buffer.
+cl::Buffer upload_as(const Context& ctx, DataType type, const std::vector<double>& values);
 std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t count);
 
 // A fresh folder (mode 0700) under the system's temporary folder, removed with everything in it

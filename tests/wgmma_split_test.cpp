@@ -178,11 +178,7 @@ void check_split_on_device(DataType in, Math math, bool tma, size_t m, size_t n,
   };
   const std::vector<double> a = random(m * lda), b = random(n * ldb), c0 = random(guard + m * ldc + guard);
   const Context& ctx = shared_context();
-  const auto upload = [&](DataType t, const std::vector<double>& v) {
-    auto bytes = cpu::to_storage(t, v);
-    return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
-  };
-  cl::Buffer da = upload(in, a), db = upload(in, b), dc = upload(DataType::F32, c0);
+  cl::Buffer da = upload_as(ctx, in, a), db = upload_as(ctx, in, b), dc = upload_as(ctx, DataType::F32, c0);
   GemmCall call;
   call.m = m, call.n = n, call.k = k;
   call.b_transpose = Transpose::Yes;
@@ -261,13 +257,9 @@ TEST(WgmmaSplitOnDevice, EveryItemOfABatchSplits) {
   for (auto* v : {&a, &b, &c})
     for (auto& x : *v) x = u(rng);
   const Context& ctx = shared_context();
-  const auto upload = [&](DataType t, const std::vector<double>& v) {
-    auto bytes = cpu::to_storage(t, v);
-    return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
-  };
-  const cl::Buffer da = upload(DataType::BF16, a), db = upload(DataType::BF16, b);
+  const cl::Buffer da = upload_as(ctx, DataType::BF16, a), db = upload_as(ctx, DataType::BF16, b);
   const auto run = [&](size_t splits) {
-    cl::Buffer dc = upload(DataType::F32, c);
+    cl::Buffer dc = upload_as(ctx, DataType::F32, c);
     GemmCall call;
     call.m = m, call.n = n, call.k = k;
     call.b_transpose = Transpose::Yes;

@@ -426,11 +426,7 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
   std::vector<double> c = random(items * c_item + 16);
   const std::vector<double> alphas = {1.0, -0.5, 2.0}, betas = {0.0, 0.75, -1.0};
   const Context& ctx = shared_context();
-  const auto upload = [&](DataType t, const std::vector<double>& v) {
-    auto bytes = cpu::to_storage(t, v);
-    return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data());
-  };
-  cl::Buffer da = upload(in, a), db = upload(in, b), dc = upload(DataType::F32, c);
+  cl::Buffer da = upload_as(ctx, in, a), db = upload_as(ctx, in, b), dc = upload_as(ctx, DataType::F32, c);
   GemmCall call;
   call.m = m, call.n = n, call.k = k;
   call.b_transpose = b_transposed ? Transpose::Yes : Transpose::No;
