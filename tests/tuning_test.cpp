@@ -121,8 +121,7 @@ TEST(TuningDatabase, LookupMatchesThePrecision) {
                                   {{"MWG", 32}, {"NWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 1}});
   f64.precision = DataType::F64;
   db.upsert(f64);
-  detail::save_database(db, scoped.path());
-  detail::reload_user_database();
+  scoped.store(db);
   // Only an f64 entry for this device: f32 calls do not see it, f64 lookups do.
   auto f32_found = detail::find_tuning(dev, "large");
   EXPECT_TRUE(!f32_found || f32_found->origin.find("device") == std::string::npos) << f32_found->origin;
@@ -185,8 +184,7 @@ TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
   detail::TuningDatabase db;
   db.upsert(entry("some other device", "other-arch", dev.vendor, dev.kind_name(), "large",
                   {{"MWG", 32}, {"NWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 1}, {"VWN", 1}}));
-  detail::save_database(db, scoped.path());
-  detail::reload_user_database();
+  scoped.store(db);
   auto found = detail::find_tuning(dev, "large");
   ASSERT_TRUE(found.has_value());
   EXPECT_NE(found->origin.find("vendor"), std::string::npos) << found->origin;
@@ -194,8 +192,7 @@ TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
   if (!dev.architecture.empty()) {
     db.upsert(entry("yet another device", dev.architecture, "someone", "GPU", "large",
                     {{"MWG", 64}, {"NWG", 32}, {"MDIMC", 8}, {"NDIMC", 8}, {"VWM", 2}, {"VWN", 1}}));
-    detail::save_database(db, scoped.path());
-    detail::reload_user_database();
+    scoped.store(db);
     found = detail::find_tuning(dev, "large");
     ASSERT_TRUE(found.has_value());
     EXPECT_NE(found->origin.find("architecture"), std::string::npos) << found->origin;
@@ -203,8 +200,7 @@ TEST(TuningDatabase, LookupFallsBackFromDeviceToArchitectureToVendor) {
 
   db.upsert(entry(dev.name, dev.architecture, dev.vendor, dev.kind_name(), "large",
                   {{"MWG", 16}, {"NWG", 16}, {"MDIMC", 4}, {"NDIMC", 4}, {"VWM", 1}, {"VWN", 2}}));
-  detail::save_database(db, scoped.path());
-  detail::reload_user_database();
+  scoped.store(db);
   found = detail::find_tuning(dev, "large");
   ASSERT_TRUE(found.has_value());
   EXPECT_NE(found->origin.find("device"), std::string::npos) << found->origin;
@@ -263,8 +259,7 @@ TEST(Tuner, TinyBudgetStillGivesAValidEntry) {
   // Stored and found again, and the planned GEMM with it matches the reference.
   detail::TuningDatabase db;
   db.upsert(detail::entry_for(ctx.info(), r));
-  detail::save_database(db, scoped.path());
-  detail::reload_user_database();
+  scoped.store(db);
   const auto found = detail::find_tuning(ctx.info(), "small");
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->entry.params, r.best);
