@@ -38,7 +38,7 @@ TEST(WgmmaSplit, RuleSplitsAMostlyEmptyLastRound) {
   EXPECT_EQ(s.splits, 8u);
   EXPECT_EQ(s.split_tiles, 33u);
   EXPECT_EQ(detail::wgmma_groups(1089, s), 1056u + 33 * 8);
-  // A last round more than half full, or a single round: no split.
+  // A last round more than a third full, or a single round: no split.
   EXPECT_EQ(detail::wgmma_split(d, 4096, 4096, 4096, DataType::F16, two).splits, 1u) << "232 of 264";
   EXPECT_EQ(detail::wgmma_split(d, 2048, 2048, 8192, DataType::F16, two).splits, 1u) << "256 tiles, one round";
   // 34 × 32 = 1088 tiles: 32 left for 264 slots, in parts of at least 16 slices of K (K of 4096
