@@ -6,6 +6,9 @@
 #include <clgemm/gemm.hpp>
 
 #include "database/database.hpp"
+#include "kernels/gemm/dmma_kernel.hpp"
+#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/xgemm_kernel.hpp"
 #include "test_support.hpp"
 #include "tune/tuner.hpp"
 
@@ -60,6 +63,23 @@ TEST(DmmaTuning, F64TargetsOnTheTensorPathAreTheDmmaKernel) {
   }
 }
 
+TEST(DmmaTuning, TheTunerMeasuresThePlannersRuleOfEachTensorKernel) {
+  DeviceInfo dev = fake_h200();
+  dev.sm90a_patching = true;
+  const GemmShape big{4096, 4096, 4096};
+  const auto dmma = detail::tensor_rule_params(detail::dmma_descriptor(), dev, big, DataType::F64);
+  ASSERT_TRUE(dmma.has_value());
+  EXPECT_EQ(*dmma, plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F64).params);
+  // wgmma: the tiles the planner gives 16-bit calls (one warpgroup per tile at 4097³) and TF32.
+  const auto one = detail::tensor_rule_params(detail::wgmma_descriptor(), dev, {4097, 4097, 4097}, DataType::F16);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->at("WM"), 128);
+  const auto tf32 = detail::tensor_rule_params(detail::wgmma_descriptor(), dev, {1024, 1024, 1024}, DataType::F32);
+  ASSERT_TRUE(tf32.has_value());
+  EXPECT_EQ(tf32->at("BM"), 64) << "fewer 128×128 tiles than SMs";
+  EXPECT_FALSE(detail::tensor_rule_params(detail::xgemm_descriptor(), dev, big, DataType::F32).has_value());
+}
+
 // ---- on a device that has the tensor path --------------------------------------------------------
 
 TEST(DmmaTuning, TinyBudgetGivesACorrectEntryThatThePlannerUses) {
@@ -71,6 +91,9 @@ TEST(DmmaTuning, TinyBudgetGivesACorrectEntryThatThePlannerUses) {
   const detail::TuneResult r = tuner.tune({"large", {1100, 1000, 1030}, "dmma", 0.01});
   ASSERT_TRUE(r.found) << (r.failure_notes.empty() ? "" : r.failure_notes.front());
   EXPECT_GT(r.best_gflops, 0);
+  // The planner's own tiles for the shape were measured too, and the entry is no slower.
+  EXPECT_GT(r.rule_gflops, 0);
+  EXPECT_GE(r.best_gflops, r.rule_gflops);
   detail::TuningDatabase db;
   db.upsert(detail::entry_for(ctx.info(), r, DataType::F64));
   scoped.store(db);

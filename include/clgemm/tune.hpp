@@ -75,6 +75,7 @@ struct TuningTargetReport {
   double elapsed_s = 0;
   size_t tried = 0, build_failures = 0, launch_failures = 0, wrong = 0;
   double default_gflops = 0;  // the kernel's defaults, for comparison
+  double rule_gflops = 0;     // tensor kernels: the tiles the planner runs without an entry (0: none)
   double best_gflops = 0;
   KernelParams best;        // empty when no candidate ran correctly
   bool chosen = false;      // the fastest correct target of its class: its entry was saved

@@ -62,6 +62,7 @@ TuningTargetReport target_report(const detail::TuneResult& r) {
   t.tried = r.tried;
   t.build_failures = r.build_failures, t.launch_failures = r.launch_failures, t.wrong = r.wrong;
   t.default_gflops = r.default_gflops;
+  t.rule_gflops = r.rule_gflops;
   t.best_gflops = r.best_gflops;
   t.best = r.best;
   t.failure_notes = r.failure_notes;

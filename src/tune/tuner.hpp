@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct TuneResult {
   KernelParams best;
   double best_gflops = 0;
   double default_gflops = 0;     // the kernel's defaults, for comparison
+  // The tensor kernels' rule for the shape (tensor_rule_params), which the planner runs where no
+  // entry serves, always measured; 0 where the kernel has none, or where it failed or equals the
+  // defaults (measured once, as those). `best` is at least as fast.
+  double rule_gflops = 0;
   // The fastest correct configuration of each other tile shape, best first (at most 4): the
   // planner's alternatives for shapes where the best tile spreads badly over the compute units.
   std::vector<std::pair<double, KernelParams>> runners_up;
@@ -61,6 +66,13 @@ struct TuneResult {
 std::vector<TuneTarget> default_targets(const DeviceInfo& device, double total_budget_s,
                                         const std::vector<std::string>& classes, bool tensor = false,
                                         DataType precision = DataType::F32);
+
+// What the planner runs for `shape` of `precision` operands on the tensor kernels (dmma, wgmma,
+// xmma) where no tuning entry serves it: their rules for tiles (dmma_tiles, wgmma_tiles as TF32
+// for f32, xmma_tiles), resolved with the parameters the precision fixes. Nothing for other
+// kernels, or where the rule does not resolve on `device`.
+std::optional<KernelParams> tensor_rule_params(const GemmKernelDescriptor& d, const DeviceInfo& device,
+                                               const GemmShape& shape, DataType precision);
 
 // The parameters a precision fixes in a kernel's search space, which the search leaves alone:
 // PRECISION where the kernel has it (32 for f32, f16 and bf16, 64 for f64).
