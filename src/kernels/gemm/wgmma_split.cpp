@@ -32,7 +32,7 @@ WgmmaSplit wgmma_split(const DeviceInfo& device, size_t m, size_t n, size_t k, D
   if (forced == 1) return {};
   const GemmKernelDescriptor& d = wgmma_descriptor();
   const size_t tiles = ceil_div(m, size_t(p(ps, "BM"))) * ceil_div(n, size_t(p(ps, "BN")));
-  const size_t slots = std::max<size_t>(device.compute_units, 1) * d.resident(ps, device);
+  const size_t resident = d.resident(ps, device), slots = std::max<size_t>(device.compute_units, 1) * resident;
   // BK counts 16-bit elements: a slice is BK · 2 bytes of K.
   const size_t slices = ceil_div(k * data_type_bytes(type), size_t(p(ps, "BK")) * 2);
   const size_t last_round = tiles - (ceil_div(tiles, slots) - 1) * slots;
@@ -41,7 +41,7 @@ WgmmaSplit wgmma_split(const DeviceInfo& device, size_t m, size_t n, size_t k, D
     if (splits < 2) return {};
     return {splits, forced_tiles ? std::min(forced_tiles, tiles) : last_round};
   }
-  if (tiles <= slots || d.resident(ps, device) > kMaxResidentToSplit) return {};
+  if (tiles <= slots || resident > kMaxResidentToSplit) return {};
   const WgmmaSplit split{std::min({slots / last_round, slices / kMinSlicesPerPart, kMaxSplits}), last_round};
   if (split.splits < 2 || wgmma_rounds(tiles, slots, split) >= wgmma_rounds(tiles, slots, {})) return {};
   return split;
