@@ -16,7 +16,7 @@
 // $CLGEMM_DEVICE picks the device (default: the first NVIDIA one). One line per shape and
 // configuration: the median of 10 timed calls (device time from the first command's start to the
 // last one's end) and of their last commands alone, TFLOP/s, the error and "ok" or "WRONG"; exits 1 on any
-// wrong result.
+// wrong result. With $FORCE_TRACE=1, also each command's median time and the idle time before it.
 #include <clgemm/context.hpp>
 #include <clgemm/cpu.hpp>
 #include <clgemm/gemm.hpp>
@@ -133,6 +133,8 @@ int main(int argc, char** argv) try {
         if (o.force_params.count(name)) *field = size_t(o.force_params.at(name)), o.force_params.erase(name);
       o.math = ar.math;
       std::vector<double> ms, last_ms;  // the call; its last command (the GEMM kernel, after any packing)
+      // Per command: its own time, and the idle time before it since the previous one ended.
+      std::vector<std::vector<double>> own_ms, idle_ms;
       std::vector<unsigned char> c_bytes(cs * s.count * out_bytes);
       try {
         for (int rep = 0; rep < 12; ++rep) {
@@ -146,6 +148,12 @@ int main(int argc, char** argv) try {
           const auto end = events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>();
           ms.push_back((end - start) * 1e-6);
           last_ms.push_back((end - events.back().getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6);
+          own_ms.resize(events.size()), idle_ms.resize(events.size());
+          for (size_t e = 0; e < events.size(); ++e) {
+            const auto s0 = events[e].getProfilingInfo<CL_PROFILING_COMMAND_START>();
+            own_ms[e].push_back((events[e].getProfilingInfo<CL_PROFILING_COMMAND_END>() - s0) * 1e-6);
+            idle_ms[e].push_back(e ? (double(s0) - double(events[e - 1].getProfilingInfo<CL_PROFILING_COMMAND_END>())) * 1e-6 : 0);
+          }
         }
       } catch (const std::exception& e) {
         std::printf("%s %s: %s\n", argv[i], text_of(ps).c_str(), e.what());
@@ -176,6 +184,13 @@ int main(int argc, char** argv) try {
       std::printf("%s %s: %.4f ms (last command %.4f), %.1f TFLOP/s, error %.2e %s\n", argv[i], text_of(ps).c_str(),
                   med, last_ms[last_ms.size() / 2], 2.0 * s.count * s.m * s.n * s.k / med / 1e9, worst,
                   ok ? "ok" : "WRONG");
+      if (const char* t = std::getenv("FORCE_TRACE"); t && *t == '1')
+        for (size_t e = 0; e < own_ms.size(); ++e) {
+          std::sort(own_ms[e].begin(), own_ms[e].end());
+          std::sort(idle_ms[e].begin(), idle_ms[e].end());
+          std::printf("  command %zu: %.4f ms, after %.4f ms idle\n", e, own_ms[e][own_ms[e].size() / 2],
+                      idle_ms[e][idle_ms[e].size() / 2]);
+        }
       std::fflush(stdout);
     }
   }
