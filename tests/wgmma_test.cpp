@@ -232,6 +232,10 @@ TEST(WgmmaPlan, TilesFollowTheShapeAndTheInputs) {
   EXPECT_EQ(params(2304, 2304, 2304, DataType::F16).at("WM"), 128);
   EXPECT_EQ(params(4097, 4097, 4097, DataType::BF16).at("WM"), 128);
   EXPECT_EQ(params(4097, 4097, 4097, DataType::BF16).at("BM"), 128);
+  // 16-bit tiles walk bands of 16 tile rows; TF32's keep the descriptor's 8.
+  EXPECT_EQ(params(4097, 4097, 4097, DataType::BF16).at("GROUP_M"), 16);
+  EXPECT_EQ(params(4096, 4096, 4096, DataType::F16).at("GROUP_M"), 16);
+  EXPECT_EQ(params(4096, 4096, 4096, DataType::F32).at("GROUP_M"), 8);
   EXPECT_EQ(params(8193, 8193, 8193, DataType::F16).at("WM"), 64);
   EXPECT_EQ(params(4096, 4096, 4096, DataType::F16).at("WM"), 64);
   EXPECT_EQ(params(2304, 2304, 2304, DataType::F32).at("WM"), 64);

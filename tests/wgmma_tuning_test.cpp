@@ -60,14 +60,14 @@ TEST(WgmmaTuning, ThePlannerTakesTheEntryOfTheCallsOwnClassAndPrecision) {
   ScopedDatabase scoped;
   const DeviceInfo dev = patched_hopper();
   detail::TuningDatabase db;
-  db.upsert(entry(dev, "wgmma", DataType::F16, {{"BK", 32}, {"STAGES", 2}, {"GROUP_M", 16}}));
+  db.upsert(entry(dev, "wgmma", DataType::F16, {{"BK", 32}, {"STAGES", 2}, {"GROUP_M", 4}}));
   // STAGES is a parameter of xmma too: its path would take this entry if it read wgmma's.
   db.upsert(entry(dev, "wgmma", DataType::F32, {{"STAGES", 2}}));
   scoped.store(db);
 
   const GemmPlan f16 = plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F16);
   ASSERT_EQ(f16.path, GemmPath::Wgmma);
-  EXPECT_EQ(f16.params.at("GROUP_M"), 16);
+  EXPECT_EQ(f16.params.at("GROUP_M"), 4);
   EXPECT_EQ(f16.params.at("STAGES"), 2);
   EXPECT_NE(f16.source.find("user database"), std::string::npos) << f16.source;
   // TF32 reads the f32 entry, with one term whatever the entry holds.
@@ -77,7 +77,7 @@ TEST(WgmmaTuning, ThePlannerTakesTheEntryOfTheCallsOwnClassAndPrecision) {
   EXPECT_EQ(tf32.params.at("TERMS"), 1);
 
   // A batch of items too large for the batched class plans as one item: the entry serves it.
-  EXPECT_EQ(plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F16, 2).params.at("GROUP_M"), 16);
+  EXPECT_EQ(plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F16, 2).params.at("GROUP_M"), 4);
   // Not for another precision, another class, a batch of small items, 3xTF32 or a caller's own
   // parameters: the rules (wgmma_tiles) and the descriptor's defaults serve those.
   const auto rules = [&](size_t m, size_t n, size_t k, GemmOptions o, DataType t, size_t batch = 1) {
@@ -86,7 +86,7 @@ TEST(WgmmaTuning, ThePlannerTakesTheEntryOfTheCallsOwnClassAndPrecision) {
     EXPECT_EQ(p.source.find("database"), std::string::npos) << p.source;
     return p.params;
   };
-  EXPECT_EQ(rules(4096, 4096, 4096, {}, DataType::BF16).at("GROUP_M"), 8);
+  EXPECT_EQ(rules(4096, 4096, 4096, {}, DataType::BF16).at("GROUP_M"), 16) << "the 16-bit rule's bands";
   EXPECT_EQ(rules(1024, 1024, 1024, {}, DataType::F16).at("BM"), 64) << "medium keeps the small-tile rule";
   EXPECT_EQ(rules(256, 256, 256, {}, DataType::F16, 256).at("BN"), 128) << "the batch rule's 64×128 tiles";
   const KernelParams three = rules(4096, 4096, 4096, with_math(Math::Tf32x3), DataType::F32);

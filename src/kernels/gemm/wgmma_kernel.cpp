@@ -69,6 +69,13 @@ size_t slots_taken(size_t tiles, size_t units, size_t resident) {
 // computes a round of tiles a little slower.
 constexpr double kOneWarpgroupMargin = 1.1;
 
+// 16-bit tiles walk bands of 16 tile rows, twice the descriptor's 8: the work-groups running
+// together then share more of their slices of A and B in L2. H100, `FORCE_CONFIGS="auto;GROUP_M=16"
+// force_probe`, TFLOP/s, f16 / bf16: 2048³ 435 → 450 / 435 → 444, 4096³ 534 → 543 / 536 → 541,
+// 8192³ 585 → 594 / 600 → 607, 5120×5120×4096 521 → 528 / 528 → 530. TF32 gains nothing (2048³
+// 197 → 193, 4096³ 246 → 251, 8192³ 275 → 273) and keeps 8.
+constexpr long kSixteenBitGroupM = 16;
+
 }  // namespace
 
 // Measured on an H100 (scripts/gpu/force_probe.cpp, TFLOP/s, f16 / bf16): 1024³ in 64×64 tiles,
@@ -79,7 +86,9 @@ constexpr double kOneWarpgroupMargin = 1.1;
 //
 // 128×128 tiles of one warpgroup (WM 128) run three to an SM where two-warpgroup ones run two.
 // Where that leaves the last round far less empty, they win (f16: 2304³ 512 against 348, 4160³
-// 521 against 457); elsewhere they lose a little (8192³ 575 against 601).
+// 521 against 457). Elsewhere it depends on the size, both in bands of 16 (f16): 3072³ 397
+// against 441, 6144³ 582 against 581, 8192³ 627 against 597. One square that gains is too little
+// to say where large products start to, so the rule below goes by the last round alone.
 //
 // 3xTF32 takes 64×64 tiles of one warpgroup in two slices of 32 floats (TFLOP/s on the H100 with
 // TMA): 72 / 84 / 81 at 2048³ / 4096³ / 8192³, where 128×64 tiles of one warpgroup in slices of
@@ -99,7 +108,9 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
     const KernelParams one = resolve_params(wgmma_descriptor(), device, {{"WM", 128}});
     const double slots_two = double(slots_taken(tiles, units, resident_of(two, device)));
     const double slots_one = double(slots_taken(tiles, units, resident_of(one, device)));
-    if (slots_one * kOneWarpgroupMargin < slots_two) return {{"WM", 128}};
+    KernelParams ps = {{"GROUP_M", kSixteenBitGroupM}};
+    if (slots_one * kOneWarpgroupMargin < slots_two) ps["WM"] = 128;
+    return ps;
   }
   return {};
 }
