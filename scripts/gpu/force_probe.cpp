@@ -132,8 +132,9 @@ int main(int argc, char** argv) try {
                                         std::pair<const char*, size_t*>{"SPLIT_TILES", &o.force_split_tiles}})
         if (o.force_params.count(name)) *field = size_t(o.force_params.at(name)), o.force_params.erase(name);
       o.math = ar.math;
-      std::vector<double> ms, last_ms;  // the call; its last command (the GEMM kernel, after any packing)
-      // Per command: its own time, and the idle time before it since the previous one ended.
+      std::vector<double> ms;  // the call
+      // Per command: its own time (the last is the GEMM kernel, after any packing), and the idle
+      // time before it since the previous one ended.
       std::vector<std::vector<double>> own_ms, idle_ms;
       std::vector<unsigned char> c_bytes(cs * s.count * out_bytes);
       try {
@@ -147,7 +148,6 @@ int main(int argc, char** argv) try {
           const auto start = events.front().getProfilingInfo<CL_PROFILING_COMMAND_START>();
           const auto end = events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>();
           ms.push_back((end - start) * 1e-6);
-          last_ms.push_back((end - events.back().getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6);
           own_ms.resize(events.size()), idle_ms.resize(events.size());
           for (size_t e = 0; e < events.size(); ++e) {
             const auto s0 = events[e].getProfilingInfo<CL_PROFILING_COMMAND_START>();
@@ -179,18 +179,17 @@ int main(int argc, char** argv) try {
         }
       status |= ok ? 0 : 1;
       std::sort(ms.begin(), ms.end());
-      std::sort(last_ms.begin(), last_ms.end());
+      for (auto& v : own_ms) std::sort(v.begin(), v.end());
+      for (auto& v : idle_ms) std::sort(v.begin(), v.end());
+      const std::vector<double>& last_ms = own_ms.back();
       const double med = ms[ms.size() / 2];
       std::printf("%s %s: %.4f ms (last command %.4f), %.1f TFLOP/s, error %.2e %s\n", argv[i], text_of(ps).c_str(),
                   med, last_ms[last_ms.size() / 2], 2.0 * s.count * s.m * s.n * s.k / med / 1e9, worst,
                   ok ? "ok" : "WRONG");
       if (const char* t = std::getenv("FORCE_TRACE"); t && *t == '1')
-        for (size_t e = 0; e < own_ms.size(); ++e) {
-          std::sort(own_ms[e].begin(), own_ms[e].end());
-          std::sort(idle_ms[e].begin(), idle_ms[e].end());
+        for (size_t e = 0; e < own_ms.size(); ++e)
           std::printf("  command %zu: %.4f ms, after %.4f ms idle\n", e, own_ms[e][own_ms[e].size() / 2],
                       idle_ms[e][idle_ms[e].size() / 2]);
-        }
       std::fflush(stdout);
     }
   }
