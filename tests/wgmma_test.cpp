@@ -120,6 +120,43 @@ TEST(WgmmaPatch, RulesFollowTheArithmetic) {
   EXPECT_EQ(count(all, "add.s64 da, da, 2;"), 1u) << all;
 }
 
+// A float32 B as stored goes through registers (B_REGS): per slice and block, one fence, the k8
+// steps with four fragment registers each after the accumulators and A's descriptor advanced 32
+// bytes a step, one commit; the wait names the same fragments. Tiles it does not fit are refused.
+TEST(WgmmaPatch, AnNMajorTf32BTakesRegisterFragments) {
+  KernelParams ps = kRecorded;  // 128×128, 16-float slices: two k8 steps
+  ps["B_MN"] = 1, ps["WM"] = 64;
+  const auto rules = detail::wgmma_rules(ps, DataType::F32);
+  std::string mma, drain;
+  for (const auto& r : rules) {
+    if (r.name == "wgmma_mma_r") {
+      mma = r.body;
+      EXPECT_EQ(r.operands, 64u + 8 + 1);
+    }
+    if (r.name == "wgmma_drain_r") {
+      drain = r.body;
+      EXPECT_EQ(r.operands, 64u + 8);
+    }
+    EXPECT_NE(r.name, "wgmma_mma") << "no descriptor pair for B";
+  }
+  EXPECT_EQ(count(mma, "wgmma.fence.sync.aligned;"), 1u) << mma;
+  EXPECT_EQ(count(mma, "m64n128k8.f32.tf32.tf32"), 2u) << mma;
+  EXPECT_EQ(count(mma, ", {{64}, {65}, {66}, {67}}, da, p, 1, 1;"), 1u) << mma;
+  EXPECT_EQ(count(mma, ", {{68}, {69}, {70}, {71}}, da, p, 1, 1;"), 1u) << mma;
+  EXPECT_EQ(count(mma, "mov.b64 da, {72};"), 1u) << mma;
+  EXPECT_EQ(count(mma, "add.s64 da, da, 2;"), 1u) << mma;
+  EXPECT_EQ(count(mma, "wgmma.commit_group.sync.aligned;"), 1u) << mma;
+  EXPECT_EQ(drain, "wgmma.wait_group.sync.aligned 0;");
+  EXPECT_TRUE(detail::wgmma_b_registers_fit(ps));
+  for (const KernelParams& no : {KernelParams{{"BN", 64}}, KernelParams{{"BK", 16}}, KernelParams{{"TERMS", 3}},
+                                 KernelParams{{"INFLIGHT", 1}}, KernelParams{{"BM", 256}, {"BN", 256}}}) {
+    KernelParams q = ps;
+    for (const auto& [name, value] : no) q[name] = value;
+    EXPECT_FALSE(detail::wgmma_b_registers_fit(q)) << detail::build_options(q);
+    EXPECT_THROW(detail::wgmma_rules(q, DataType::F32), Error) << detail::build_options(q);
+  }
+}
+
 TEST(WgmmaPatch, ThreeTermsIssueThreeProductsPerStep) {
   KernelParams ps = kRecorded;
   ps["TERMS"] = 3;
@@ -308,10 +345,11 @@ TEST(WgmmaPlan, ForcedWhereItCannotRunIsRefusedClearly) {
   }
 }
 
-// The commands a row-major f16 call runs on a Hopper with patching.
-std::vector<std::string> commands_of(GemmCall call, size_t batch = 1) {
-  call.a_type = call.b_type = DataType::F16, call.c_type = DataType::F32;
-  const CallPlan plan = plan_call(hopper(true), call, {}, batch, call.m * call.a.ld, call.n * call.b.ld, call.m * call.c.ld);
+// The commands a row-major f16 call (or TF32, `math`) runs on a Hopper with patching.
+std::vector<std::string> commands_of(GemmCall call, size_t batch = 1, const GemmOptions& options = {}) {
+  if (options.math != Math::Tf32) call.a_type = call.b_type = DataType::F16, call.c_type = DataType::F32;
+  const CallPlan plan =
+      plan_call(hopper(true), call, options, batch, call.m * call.a.ld, call.n * call.b.ld, call.m * call.c.ld);
   std::vector<std::string> out;
   for (const auto& c : plan.commands) out.push_back(c.what.substr(0, c.what.find(':')));
   return out;
@@ -337,6 +375,18 @@ TEST(WgmmaLaunch, ReadsKMajorAlignedOperandsInPlaceAndPacksTheRest) {
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1000)), V({"pack op(B)ᵀ", "wgmma"}));
   EXPECT_EQ(commands_of(call_of(4096, 1000, 1000, false, false, 1024, 1024)), V({"pack op(B)ᵀ", "wgmma"}));
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, true, true, 1024, 1024)), V({"pack op(A)", "wgmma"}));
+  // TF32 reads B as stored on cache lines (32 floats) through registers under 3072 rows of C, where
+  // the tile is square; from 3072 rows, and in other tiles, B is transposed into N×K first.
+  GemmOptions tf32;
+  tf32.math = Math::Tf32;
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"wgmma"}));
+  EXPECT_EQ(commands_of(call_of(3071, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"wgmma"}));
+  EXPECT_EQ(commands_of(call_of(3072, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
+  EXPECT_EQ(commands_of(call_of(100, 200, 300, false, false, 1024, 1024), 3, tf32), V({"wgmma"}));
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1000), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
+  tf32.force_path = GemmPath::Wgmma;
+  tf32.force_params = {{"BM", 128}, {"BN", 64}};
+  EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
   // Rows that do not start on a cache line: copied, whatever the layout.
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, true, 1000, 1000)), V({"pack op(A)", "pack op(B)ᵀ", "wgmma"}));
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1001, false, true, 1001, 1024)), V({"pack op(A)", "wgmma"}));
@@ -510,6 +560,75 @@ TEST(WgmmaOnDevice, ThreeTf32ByCpAsyncAndTma) {
     }
 }
 
+// `call` with `options` on the shared context, then the `count` floats of C in `c`.
+std::vector<float> gemm_and_read(const GemmCall& call, const GemmOptions& options, const cl::Buffer& c, size_t count) {
+  const Context& ctx = shared_context();
+  cl_event ev = nullptr;
+  gemm(call, ctx.queue()(), &ev, options);
+  wait_and_release(ev);
+  std::vector<float> got(count);
+  ctx.queue().enqueueReadBuffer(c, CL_TRUE, 0, count * 4, got.data());
+  return got;
+}
+
+// TF32 with B as stored on cache lines: B's fragments through registers and C written transposed
+// (B_REGS), in every tile that takes it, by cp.async and TMA, at sizes off every tile; alpha and
+// beta, and C's gaps and the guard past it checked for stray writes.
+TEST(WgmmaOnDevice, Tf32BAsStoredGoesThroughRegisters) {
+  if (!planning_device(shared_context().info()).sm90a_patching)
+    GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
+  const Context& ctx = shared_context();
+  const DeviceInfo device = planning_device(ctx.info());
+  struct Shape {
+    size_t m, n, k;
+  };
+  for (const Shape sh : {Shape{65, 127, 63}, Shape{129, 257, 100}, Shape{7, 129, 65}, Shape{300, 200, 1000}})
+    for (const KernelParams& tile : {KernelParams{}, KernelParams{{"BM", 128}, {"BN", 128}, {"WM", 64}, {"BK", 32}},
+                                     KernelParams{{"BM", 128}, {"BN", 128}, {"WM", 128}, {"BK", 32}},
+                                     KernelParams{{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}}})
+      for (const long tma : {0, 1}) {
+        const size_t lda = (sh.k + 31) / 32 * 32, ldb = (sh.n + 31) / 32 * 32 + 32, ldc = sh.n + 3;
+        std::mt19937 rng(unsigned(sh.m * 7 + sh.n * 3 + sh.k));
+        std::uniform_real_distribution<float> u(-1, 1);
+        std::vector<float> a(sh.m * lda), b(sh.k * ldb), c(sh.m * ldc + 64);
+        for (auto& x : a) x = u(rng);
+        for (auto& x : b) x = u(rng);
+        for (auto& x : c) x = u(rng);
+        const auto upload = [&](std::vector<float>& v) {
+          return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data());
+        };
+        cl::Buffer da = upload(a), db = upload(b), dc = upload(c);
+        GemmCall call;
+        call.m = sh.m, call.n = sh.n, call.k = sh.k;
+        call.a = {da(), 0, lda}, call.b = {db(), 0, ldb}, call.c = {dc(), 0, ldc};
+        call.alpha = -1.5, call.beta = 0.5;
+        GemmOptions forced;
+        forced.force_path = GemmPath::Wgmma;
+        forced.math = Math::Tf32;
+        forced.force_params = tile;
+        forced.force_params["TMA"] = tma;
+        const CallPlan plan = plan_call(device, call, forced, 1, a.size(), b.size(), c.size());
+        ASSERT_EQ(plan.commands.size(), 1u) << plan.describe();
+        EXPECT_NE(plan.commands.back().options.find("-DB_MN=1"), std::string::npos) << plan.describe();
+        const std::vector<float> got = gemm_and_read(call, forced, dc, c.size());
+        size_t wrong = 0;
+        for (size_t x = 0; x < c.size(); ++x) {
+          const size_t i = x / ldc, j = x % ldc;
+          if (i >= sh.m || j >= sh.n) {
+            wrong += got[x] != c[x];
+            continue;
+          }
+          double sum = 0, mag = 0;
+          for (size_t p = 0; p < sh.k; ++p)
+            sum += double(a[i * lda + p]) * b[p * ldb + j], mag += std::fabs(double(a[i * lda + p]) * b[p * ldb + j]);
+          const double want = -1.5 * sum + 0.5 * c[x];
+          wrong += !(std::fabs(got[x] - want) <= std::ldexp(1.0, -9) * (1.5 * mag + 0.5 * std::fabs(c[x])) + 1e-30);
+        }
+        EXPECT_EQ(wrong, 0u) << sh.m << "x" << sh.n << "x" << sh.k << ", " << detail::build_options(tile) << ", TMA "
+                             << tma;
+      }
+}
+
 // 3xTF32 gives what float32 gives where inputs are infinite or NaN: ±∞ for a row of A with one ∞
 // against a B of ones and twos (whose lo parts are 0, so a_hi·b_lo is ∞·0), NaN for a row with a
 // NaN and for a row with +∞ and −∞ against equal columns; every other element stays finite and
@@ -544,11 +663,7 @@ TEST(WgmmaOnDevice, ThreeTf32PropagatesInfAndNaN) {
     forced.force_path = GemmPath::Wgmma;
     forced.math = Math::Tf32x3;
     forced.force_params = ps;
-    cl_event ev = nullptr;
-    gemm(call, ctx.queue()(), &ev, forced);
-    wait_and_release(ev);
-    std::vector<float> got(c.size());
-    ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, got.size() * 4, got.data());
+    const std::vector<float> got = gemm_and_read(call, forced, dc, c.size());
     size_t wrong = 0;
     for (size_t i = 0; i < m; ++i)
       for (size_t j = 0; j < n; ++j) {

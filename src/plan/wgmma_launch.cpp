@@ -83,10 +83,18 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // slower than a K-major B, which pays below 4096 rows, where the copy it saves costs about 260/M
   // of the GEMM's time (1024³ 96 against 56 TFLOP/s with the copy, 2048³ 267 against 231, 4096³
   // 346 against 357, 8192³ 399 against 423). Should the maps then not encode, B stays N-major.
-  const bool b_kn = g.type != DataType::F32 && !g.trans_b && in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
+  // A float32 B as stored goes in place under 3072 rows of C, where the tile can take it through
+  // registers (TF32, B_REGS in gemm/wgmma.cl). The kernel then runs about 15 % slower than on a
+  // K-major B, but the transpose it spares costs more (H100, `force_probe tf32 wgmma`, TFLOP/s
+  // against B transposed first in the same runs: 1024³ 71–75 against 52–59, 2048³ 205–215 against
+  // 189–198, 3072³ 212–216 against 213–217, 1024×4096×4096 219–225 against 186–188, 2048×8192²
+  // 248–252 against 233–240; strided batches 256 × 256³ 86–89 against 56, 64 × 512³ 140–144
+  // against 98–99; 4095×4096² 240 against 248 at 4096³).
+  const bool b_kn = (g.type != DataType::F32 || wgmma_b_registers_fit(ps)) && !g.trans_b &&
+                    in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
   const bool tma_wanted = (p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, g.type, b_kn)) &&
                           b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0;
-  const bool b_in_place_mn = b_kn && (g.m < 4096 || tma_wanted);
+  const bool b_in_place_mn = g.type == DataType::F32 ? b_kn && g.m < 3072 : b_kn && (g.m < 4096 || tma_wanted);
   const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);
   KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type), 0, row, g.m * row};
   KMajorOperand bo{!b_in_place_mn && !in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type), 0, row, g.n * row};

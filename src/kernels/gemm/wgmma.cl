@@ -3,12 +3,18 @@
 // host patches the PTX (runtime/ptx_markers.hpp, kernels/gemm/wgmma_kernel.cpp for the rules).
 //
 // A is K-major (M×K rows of lda elements); B is K-major too (N×K rows of ldb: Bᵀ, row-major) or,
-// with B_MN and 16-bit inputs, N-major (K×N rows: B as stored), which wgmma reads transposed.
-// Both stay in their 16-bit storage (f16, bf16), or are float32 read as TF32. Rows start on
-// 16-byte boundaries, as cp.async and TMA need (the host
+// with B_MN, N-major (K×N rows: B as stored). Both stay in their 16-bit storage (f16, bf16), or
+// are float32 read as TF32. Rows start on 16-byte boundaries, as cp.async and TMA need (the host
 // reads the caller's rows in place only where they start on 128-byte lines, and packs the others:
 // plan/wgmma_launch.cpp). Nothing else is assumed: rows past M or N and columns past K are read as
 // zeros, and C is written only inside M×N.
+//
+// wgmma reads a 16-bit N-major B transposed from local memory. TF32 has no such mode, so a float32
+// N-major B (B_REGS) goes through registers, which only wgmma's A operand may: the kernel computes
+// Cᵀ = Bᵀ·Aᵀ, each warpgroup WM columns of the tile against all its BM rows, with Bᵀ's fragments
+// loaded from the N-major slice and A's K-major slice as the descriptor operand, and writes its
+// blocks transposed (store_block). It runs about 15 % slower than on a K-major B, but spares
+// the copy of B into K-major rows, which costs more under 3072 rows of C (wgmma_launch.cpp).
 //
 // A work-group is BM/WM warpgroups of 128 work-items; warpgroup w computes rows [WM·w, WM·w + WM)
 // of the BM×BN tile of C, WM/64 blocks of 64 rows, each with one wgmma m64nBNk(32 bytes of K)
@@ -167,6 +173,9 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     CP_COMMIT();
   }
 #endif
+#if B_REGS
+  uint4 f0[MMAS], f1[MMAS];  // Bᵀ's fragments of each block (f1 unused where WM = 64)
+#endif
   const uint a_rows = base + w * WM * ROW_BYTES;
   for (int kt = 0; kt < slices; ++kt) {
     const int next = kt + AHEAD;  // into the stage of slice kt − 1
@@ -195,6 +204,19 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #endif
 #endif
     const uint stage = (kt % STAGES) * STAGE_BYTES;
+#if B_REGS
+    // Bᵀ·Aᵀ: this warpgroup's columns of B as fragments, A's slice on a descriptor (all BM rows).
+    b_fragments(f0, f1, smem, stage, w, lid);
+    const ulong da = descriptor(base + stage);
+    WGMMA_ISSUE_R(acc0, f0, da);
+#if MT == 2
+    WGMMA_ISSUE_R(acc1, f1, da);
+#endif
+    WGMMA_DRAIN_R(acc0, f0);
+#if MT == 2
+    WGMMA_DRAIN_R(acc1, f1);
+#endif
+#else
 #if B_MN
     const ulong db = descriptor_mn(base + stage + A_BYTES);
 #else
@@ -233,6 +255,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     WGMMA_WAIT(acc1);
 #endif
 #endif
+#endif
 #if INFLIGHT == 1
     barrier(CLK_LOCAL_MEM_FENCE);
     if (next < slices) load_slice(base + (next % STAGES) * STAGE_BYTES, A, lda, B, ldb, M, N, K, m0, n0, first + next, lid);
@@ -268,9 +291,17 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #endif
   // Every warpgroup is done with the slices; their local memory now stages C.
   barrier(CLK_LOCAL_MEM_FENCE);
-  __local float* staged = (__local float*)smem + w * 64 * EPI_STRIDE;
+  __local float* staged = (__local float*)smem + w * PIECE_ROWS * PIECE_STRIDE;
+#if B_REGS
+  // The blocks are columns of C here: warpgroup w's are [n0 + WM·w, n0 + WM·w + WM).
+  store_block(acc0, staged, C, ldc, M, N, m0, n0 + w * WM, lid, alpha, beta, A, lda, B, ldb, K);
+#if MT == 2
+  store_block(acc1, staged, C, ldc, M, N, m0, n0 + w * WM + 64, lid, alpha, beta, A, lda, B, ldb, K);
+#endif
+#else
   store_block(acc0, staged, C, ldc, M, N, m0 + w * WM, n0, lid, alpha, beta, A, lda, B, ldb, K);
 #if MT == 2
   store_block(acc1, staged, C, ldc, M, N, m0 + w * WM + 64, n0, lid, alpha, beta, A, lda, B, ldb, K);
+#endif
 #endif
 }

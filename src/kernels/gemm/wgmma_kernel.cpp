@@ -115,6 +115,12 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
   return {};
 }
 
+bool wgmma_b_registers_fit(const KernelParams& ps) {
+  const long bk = p(ps, "BK");
+  return p(ps, "BM") == p(ps, "BN") && p(ps, "BN") <= 128 && (bk == 32 || bk == 64) && !three_terms(ps) &&
+         p(ps, "INFLIGHT") == 0;
+}
+
 namespace {
 
 // The register list "{{first}, {first + 1}, ...}" of `count` marker operands: the accumulators
@@ -146,7 +152,21 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   std::vector<PtxMarkerRule> rules = {
       {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
       {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
-  if (three_terms(ps)) {
+  if (b_mn && input == DataType::F32) {
+    if (!wgmma_b_registers_fit(ps)) throw Error(Status::InternalError, "an N-major float32 B does not fit this tile");
+    // B_REGS: a slice's k8 products for one block, Bᵀ's fragments in registers — four per step,
+    // {acc} onwards — and A's slice on descriptor {acc + 4·mmas}, advanced 32 bytes a step.
+    const size_t da = acc + 4 * mmas;
+    std::string mma = ".reg .pred p;\n.reg .b32 one;\n.reg .b64 da;\nmov.b32 one, 1;\nsetp.ne.b32 p, one, 0;\n"
+                      "mov.b64 da, {" + std::to_string(da) + "};\nwgmma.fence.sync.aligned;\n";
+    for (size_t i = 0; i < mmas; ++i) {
+      if (i) mma += "add.s64 da, da, 2;\n";
+      mma += op + register_list(acc + 4 * i, 4) + ", da, p, 1, 1;\n";
+    }
+    mma += "wgmma.commit_group.sync.aligned;";
+    rules.push_back({"wgmma_mma_r", da + 1, mma});
+    rules.push_back({"wgmma_drain_r", da, "wgmma.wait_group.sync.aligned 0;"});
+  } else if (three_terms(ps)) {
     // 3xTF32: one k8 step's three products, with A's fragments in registers — lo {acc} .. {acc + 3},
     // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9}; the first
     // with the scale predicate false, which starts from zero.

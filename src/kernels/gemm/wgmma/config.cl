@@ -29,7 +29,7 @@
 #define TMA 0       // 1: slices come by the tensor memory accelerator, through tensor maps
 #endif
 #ifndef B_MN
-#define B_MN 0      // 1: B comes as K×N rows of ldb (row-major, as stored), staged N-major (16-bit only)
+#define B_MN 0      // 1: B comes as K×N rows of ldb (row-major, as stored), staged N-major
 #endif
 #ifndef TERMS
 #define TERMS 1     // tensor-core products per float32 product: 1, or 3 (3xTF32, float32 inputs)
@@ -79,14 +79,21 @@ typedef uint in_raw;
 #if TMA && (INFLIGHT || BATCH_ARRAYS)
 #error "the tensor-map path takes INFLIGHT 0 and strided batches"
 #endif
-#if B_MN && (ELEM != 2 || BK % 16)
-#error "an N-major B takes 16-bit inputs and a BK of 16, 32 or 64"
+#if B_MN && ELEM == 2 && BK % 16
+#error "an N-major 16-bit B takes a BK of 16, 32 or 64"
 #endif
 #if TERMS != 1 && (TERMS != 3 || ELEM != 4 || INFLIGHT)
 #error "TERMS is 1, or 3 (3xTF32) with float32 inputs and INFLIGHT 0"
 #endif
+// TF32 has no transposed descriptor operand: an N-major float32 B goes through registers, as
+// wgmma's A operand, and the kernel computes the tile transposed (B_REGS; see gemm/wgmma.cl).
+#define B_REGS (B_MN && ELEM == 4)
+#if B_REGS && (BM != BN || BN > 128 || (MMAS != 2 && MMAS != 4) || TERMS != 1 || INFLIGHT)
+#error "an N-major float32 B takes BM = BN (64 or 128), BK of 16 or 32 floats, TERMS 1 and INFLIGHT 0"
+#endif
 #define A_COPIES (BM * CHUNKS)
-#define B_ATOM_BYTES (BK * 128)                   // an N-major B: 64 columns × BK rows
+#define ATOM_COLS (128 / ELEM)                    // columns of an N-major B per 128-byte row
+#define B_ATOM_BYTES (BK * 128)                   // an N-major B: ATOM_COLS columns × BK rows
 #define LO_BYTES (TERMS == 3 ? BN * ROW_BYTES : 0)  // one lo buffer of B (3xTF32)
 // Two lo buffers in turn where another warpgroup may still read slice kt − 1's while slice kt's is
 // written; one warpgroup has finished with it by then.

@@ -57,3 +57,36 @@
     : ACC(x), A_FRAGMENT_KEPT(lo), A_FRAGMENT_KEPT(hi) :: "memory")
 #define WGMMA_DRAIN_A(x, lo, hi) __asm__ volatile("// PATCH:wgmma_drain_a" OPS OP_R8 \
     : ACC(x), A_FRAGMENT_KEPT(lo), A_FRAGMENT_KEPT(hi) :: "memory")
+
+// B_REGS (an N-major float32 B): one slice's MMAS products for one block, with Bᵀ's fragments
+// (uint4 f[MMAS]) in registers as wgmma's A and A's slice K-major on descriptor da as its B (rule
+// wgmma_mma_r: fence, the instructions with da advanced 32 bytes each, commit), and the wait for
+// them (wgmma_drain_r), which names the fragments so that the compiler keeps their registers until
+// the tensor cores have read them.
+#if B_REGS
+#if NACC == 32
+#define OP_F8 " %32 %33 %34 %35 %36 %37 %38 %39"
+#define OP_F16 OP_F8 " %40 %41 %42 %43 %44 %45 %46 %47"
+#define OP_F8_DA " %40"
+#define OP_F16_DA " %48"
+#else
+#define OP_F8 " %64 %65 %66 %67 %68 %69 %70 %71"
+#define OP_F16 OP_F8 " %72 %73 %74 %75 %76 %77 %78 %79"
+#define OP_F8_DA " %72"
+#define OP_F16_DA " %80"
+#endif
+#if MMAS == 2
+#define OP_FRAGS OP_F8
+#define OP_FRAGS_DA OP_F8_DA
+#define FRAGS(f) A_FRAGMENT(f[0]), A_FRAGMENT(f[1])
+#define FRAGS_KEPT(f) A_FRAGMENT_KEPT(f[0]), A_FRAGMENT_KEPT(f[1])
+#else
+#define OP_FRAGS OP_F16
+#define OP_FRAGS_DA OP_F16_DA
+#define FRAGS(f) A_FRAGMENT(f[0]), A_FRAGMENT(f[1]), A_FRAGMENT(f[2]), A_FRAGMENT(f[3])
+#define FRAGS_KEPT(f) A_FRAGMENT_KEPT(f[0]), A_FRAGMENT_KEPT(f[1]), A_FRAGMENT_KEPT(f[2]), A_FRAGMENT_KEPT(f[3])
+#endif
+#define WGMMA_ISSUE_R(x, f, da) __asm__ volatile("// PATCH:wgmma_mma_r" OPS OP_FRAGS OP_FRAGS_DA : ACC(x) \
+    : FRAGS(f), "l"(da) : "memory")
+#define WGMMA_DRAIN_R(x, f) __asm__ volatile("// PATCH:wgmma_drain_r" OPS OP_FRAGS : ACC(x), FRAGS_KEPT(f) :: "memory")
+#endif

@@ -15,9 +15,10 @@ inline ulong descriptor(const uint address) {
   return start | (1ul << 16) | (stride << 32) | (mode << 62);
 }
 
-// The descriptor of an N-major B (B_MN): blocks of 64 columns, each BK rows of 128 bytes with
-// the 128-byte swizzle (chunk c of row k at c ^ (k mod 8)); 8-row groups 1024 bytes apart (stride
-// byte offset), 64-column blocks B_ATOM_BYTES apart (leading byte offset).
+// The descriptor of an N-major 16-bit B (B_MN): blocks of 64 columns (ATOM_COLS), each BK rows of
+// 128 bytes with the 128-byte swizzle (chunk c of row k at c ^ (k mod 8)); 8-row groups 1024 bytes
+// apart (stride byte offset), 64-column blocks B_ATOM_BYTES apart (leading byte offset). A float32
+// B has the same layout in blocks of 32 columns, read through registers (b_fragment).
 inline ulong descriptor_mn(const uint address) {
   const ulong start = (ulong)((address & 0x3FFFF) >> 4);
   return start | ((ulong)(B_ATOM_BYTES >> 4) << 16) | ((ulong)(1024 >> 4) << 32) | (1ul << 62);
@@ -33,9 +34,10 @@ inline void load_slice(const uint stage, __global const in_raw* A, const int lda
     const uint copy = lid + i * THREADS;
 #if B_MN
     if (copy >= A_COPIES) {
-      // Row k of the slice, columns n0 + 8j .. n0 + 8j + 7: chunk j % 8 of 64-column block j / 8.
-      const uint rest = copy - A_COPIES, kk = rest / (BN / 8), j = rest % (BN / 8);
-      const int k = kt * BK + kk, n = n0 + 8 * j;
+      // Row k of the slice, columns n0 + CHUNK_ELEMS·j and the next CHUNK_ELEMS − 1: chunk j % 8
+      // of block j / 8 (ATOM_COLS columns).
+      const uint rest = copy - A_COPIES, kk = rest / (BN / CHUNK_ELEMS), j = rest % (BN / CHUNK_ELEMS);
+      const int k = kt * BK + kk, n = n0 + CHUNK_ELEMS * j;
       const int bytes = k < K ? clamp((N - n) * ELEM, 0, 16) : 0;
       __global const in_raw* src = bytes ? B + (size_t)k * ldb + n : A;
       CP_ASYNC16_ZFILL(stage + A_BYTES + (j / 8) * B_ATOM_BYTES + kk * 128 + (((j % 8) ^ (kk % 8)) << 4), src, bytes);
@@ -91,6 +93,46 @@ inline void a_fragment(__local const uint4* smem, const uint rows, const int s, 
   _Pragma("unroll") for (int i = 0; i < NACC; ++i) acc[i] += part[i]
 #endif
 
+#if B_REGS
+// The column of B, within its block of 64, that half h of work-item t's fragment rows stands for
+// (t of the warpgroup, rows 16(t/32) + (t%32)/4 + 8h). The warp's 8 rows of a half take chunks
+// c and c + 4 of their 128-byte rows of the slice, 4 columns each, not 8 neighbours: then its 4
+// values of k, whose rows swizzle the chunks by k mod 8, read 8 different chunks, all 32 banks at
+// once (neighbouring columns would share 2 chunks between k and k ^ 1, two passes per load).
+inline uint b_column(const uint t, const uint h) {
+  const uint warp = t / 32, i = (t % 32) / 4;
+  return 32 * (warp / 2) + 4 * (2 * (warp % 2) + h + 4 * (i / 4)) + i % 4;
+}
+
+// This work-item's fragment of k8 step `s` for the 64 columns of B from column `cols` of the tile,
+// as wgmma's A operand (Bᵀ: a row per column of B, in b_column's order), from the N-major slice at
+// byte `slice` of local memory: rows b_column(t, 0) and b_column(t, 1), k = 8s + t%4 and 4 further,
+// in a_fragment's order. Element (k, n) is word n%4 of chunk (n%32)/4 ^ (k mod 8) of row k of
+// block n/32.
+inline uint4 b_fragment(__local const uint4* smem, const uint slice, const uint cols, const int s, const uint lid) {
+  __local const uint* words = (__local const uint*)smem;
+  const uint t = lid % 128, n = cols + b_column(t, 0), k = 8 * s + t % 4;
+  const uint at0 = slice + (n / 32) * B_ATOM_BYTES, w0 = n % 4;
+  const uint c0 = (n % 32) / 4, c1 = c0 + 1;  // b_column(t, 1) is the next chunk of the same block
+  return (uint4)(words[(at0 + k * 128 + ((c0 ^ (k % 8)) << 4)) / 4 + w0],
+                 words[(at0 + k * 128 + ((c1 ^ (k % 8)) << 4)) / 4 + w0],
+                 words[(at0 + (k + 4) * 128 + ((c0 ^ ((k + 4) % 8)) << 4)) / 4 + w0],
+                 words[(at0 + (k + 4) * 128 + ((c1 ^ ((k + 4) % 8)) << 4)) / 4 + w0]);
+}
+
+// Every k8 step's fragments of the slice at byte `stage` for this warpgroup's blocks of columns:
+// f0 for the first, f1 for the second where WM = 128.
+inline void b_fragments(uint4* f0, uint4* f1, __local const uint4* smem, const uint stage, const uint w,
+                        const uint lid) {
+#pragma unroll
+  for (int s = 0; s < MMAS; ++s) f0[s] = b_fragment(smem, stage + A_BYTES, w * WM, s, lid);
+#if MT == 2
+#pragma unroll
+  for (int s = 0; s < MMAS; ++s) f1[s] = b_fragment(smem, stage + A_BYTES, w * WM + 64, s, lid);
+#endif
+}
+#endif
+
 #if TMA
 // A tensor map: 128 bytes of plain data that the host encodes (runtime/tensor_maps.hpp) with a
 // placeholder for the tensor's address.
@@ -110,8 +152,8 @@ typedef struct { ulong word[16]; } tensor_map;
 #endif
 
 // Starts slice kt by the tensor memory accelerator (work-item 0 alone): BM rows × BK of A from
-// (kt·BK, m0), and BN rows × BK of B from (kt·BK, n0), or with B_MN BK rows × 64 columns of B per
-// 64-column block from (n0 + 64j, kt·BK). The boxes land swizzled as the descriptors expect, with
+// (kt·BK, m0), and BN rows × BK of B from (kt·BK, n0), or with B_MN BK rows × ATOM_COLS columns of
+// B per block from (n0 + ATOM_COLS·j, kt·BK). The boxes land swizzled as the descriptors expect, with
 // zeros for everything past the tensors' edges, and complete on the stage's barrier `bar`, which
 // expects all STAGE_BYTES.
 inline void load_slice_tma(const uint stage, const uint bar, __global const ulong* maps, const int m0, const int n0,
@@ -120,7 +162,8 @@ inline void load_slice_tma(const uint stage, const uint bar, __global const ulon
   TMA_COPY(stage, maps, kt * BK, m0, item, bar);
 #if B_MN
 #pragma unroll
-  for (int j = 0; j < BN / 64; ++j) TMA_COPY(stage + A_BYTES + j * B_ATOM_BYTES, maps + 16, n0 + 64 * j, kt * BK, item, bar);
+  for (int j = 0; j < BN / ATOM_COLS; ++j)
+    TMA_COPY(stage + A_BYTES + j * B_ATOM_BYTES, maps + 16, n0 + ATOM_COLS * j, kt * BK, item, bar);
 #else
   TMA_COPY(stage + A_BYTES, maps + 16, kt * BK, n0, item, bar);
 #endif
