@@ -31,6 +31,12 @@ TEST(DmmaPlan, LargeDoubleCallsTakeTheFp64TensorCores) {
   EXPECT_NE(plan_gemm(d, 100, 100, 100, {}, DataType::F64).path, GemmPath::Tensor);
   EXPECT_NE(plan_gemm(d, 4096, 4096, 32, {}, DataType::F64).path, GemmPath::Tensor);
   EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F32).path, GemmPath::Tensor);
+  // Batches of 2^31 multiply-adds take it from items of 256³; smaller items or batches do not.
+  EXPECT_EQ(plan_gemm(d, 256, 256, 256, {}, DataType::F64, 256).path, GemmPath::Tensor);
+  EXPECT_NE(plan_gemm(d, 256, 256, 256, {}, DataType::F64, 64).path, GemmPath::Tensor);
+  EXPECT_NE(plan_gemm(d, 256, 256, 256, {}, DataType::F64).path, GemmPath::Tensor);
+  EXPECT_NE(plan_gemm(d, 128, 128, 128, {}, DataType::F64, 1024).path, GemmPath::Tensor);
+  EXPECT_NE(plan_gemm(d, 64, 64, 64, {}, DataType::F64, 4096).path, GemmPath::Tensor);
 }
 
 TEST(DmmaPlan, ForcedWhereItCannotRunIsRefused) {
