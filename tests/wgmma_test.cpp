@@ -148,8 +148,16 @@ TEST(WgmmaPatch, AnNMajorTf32BTakesRegisterFragments) {
   EXPECT_EQ(count(mma, "wgmma.commit_group.sync.aligned;"), 1u) << mma;
   EXPECT_EQ(drain, "wgmma.wait_group.sync.aligned 0;");
   EXPECT_TRUE(detail::wgmma_b_registers_fit(ps));
-  for (const KernelParams& no : {KernelParams{{"BN", 64}}, KernelParams{{"BK", 16}}, KernelParams{{"TERMS", 3}},
-                                 KernelParams{{"INFLIGHT", 1}}, KernelParams{{"BM", 256}, {"BN", 256}}}) {
+  // 3xTF32 takes its three products per step with Bᵀ's fragments as it does with A's.
+  KernelParams three = ps;
+  three["TERMS"] = 3;
+  EXPECT_TRUE(detail::wgmma_b_registers_fit(three));
+  std::string names;
+  for (const auto& r : detail::wgmma_rules(three, DataType::F32)) names += r.name + " ";
+  EXPECT_NE(names.find("wgmma_mma3"), std::string::npos) << names;
+  EXPECT_EQ(names.find("wgmma_mma_r"), std::string::npos) << names;
+  for (const KernelParams& no : {KernelParams{{"BN", 64}}, KernelParams{{"BK", 16}}, KernelParams{{"INFLIGHT", 1}},
+                                 KernelParams{{"BM", 256}, {"BN", 256}}}) {
     KernelParams q = ps;
     for (const auto& [name, value] : no) q[name] = value;
     EXPECT_FALSE(detail::wgmma_b_registers_fit(q)) << detail::build_options(q);
@@ -345,9 +353,9 @@ TEST(WgmmaPlan, ForcedWhereItCannotRunIsRefusedClearly) {
   }
 }
 
-// The commands a row-major f16 call (or TF32, `math`) runs on a Hopper with patching.
+// The commands a row-major f16 call (float32 with a tensor `math`) runs on a Hopper with patching.
 std::vector<std::string> commands_of(GemmCall call, size_t batch = 1, const GemmOptions& options = {}) {
-  if (options.math != Math::Tf32) call.a_type = call.b_type = DataType::F16, call.c_type = DataType::F32;
+  if (options.math == Math::Fp32) call.a_type = call.b_type = DataType::F16, call.c_type = DataType::F32;
   const CallPlan plan =
       plan_call(hopper(true), call, options, batch, call.m * call.a.ld, call.n * call.b.ld, call.m * call.c.ld);
   std::vector<std::string> out;
@@ -384,6 +392,10 @@ TEST(WgmmaLaunch, ReadsKMajorAlignedOperandsInPlaceAndPacksTheRest) {
   EXPECT_EQ(commands_of(call_of(3072, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
   EXPECT_EQ(commands_of(call_of(100, 200, 300, false, false, 1024, 1024), 3, tf32), V({"wgmma"}));
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1000), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
+  // 3xTF32 reads it so at every size.
+  GemmOptions three = tf32;
+  three.math = Math::Tf32x3;
+  EXPECT_EQ(commands_of(call_of(4096, 4096, 4096, false, false, 4096, 4096), 1, three), V({"wgmma"}));
   tf32.force_path = GemmPath::Wgmma;
   tf32.force_params = {{"BM", 128}, {"BN", 64}};
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
@@ -632,7 +644,8 @@ TEST(WgmmaOnDevice, Tf32BAsStoredGoesThroughRegisters) {
 // 3xTF32 gives what float32 gives where inputs are infinite or NaN: ±∞ for a row of A with one ∞
 // against a B of ones and twos (whose lo parts are 0, so a_hi·b_lo is ∞·0), NaN for a row with a
 // NaN and for a row with +∞ and −∞ against equal columns; every other element stays finite and
-// right. With and without TMA, and in every configuration's tile shape (BM 64 and 128, WM 128).
+// right. With and without TMA, in every configuration's tile shape (BM 64 and 128, WM 128), and
+// with B packed and read as stored.
 TEST(WgmmaOnDevice, ThreeTf32PropagatesInfAndNaN) {
   if (!planning_device(shared_context().info()).sm90a_patching)
     GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
@@ -650,19 +663,31 @@ TEST(WgmmaOnDevice, ThreeTf32PropagatesInfAndNaN) {
     return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data());
   };
   // The defaults (one warpgroup, one lo buffer), TMA, two blocks of 64 rows per warpgroup, and two
-  // warpgroups (two lo buffers).
+  // warpgroups (two lo buffers); B packed K-major (rows of 70 floats), and read as stored through
+  // registers (rows of 96, on cache lines).
+  for (const size_t ldb : {n, size_t(96)})
   for (const KernelParams& ps : {KernelParams{}, KernelParams{{"TMA", 1}},
                                  KernelParams{{"BM", 128}, {"WM", 128}, {"BK", 32}},
                                  KernelParams{{"BM", 128}, {"WM", 64}, {"BN", 128}, {"BK", 16}, {"STAGES", 3}}}) {
-    cl::Buffer da = upload(a), db = upload(b), dc = upload(c);
+    std::vector<float> b_rows(k * ldb, 0.0f);
+    for (size_t p = 0; p < k; ++p)
+      for (size_t j = 0; j < n; ++j) b_rows[p * ldb + j] = b[p * n + j];
+    cl::Buffer da = upload(a), db = upload(b_rows), dc = upload(c);
     GemmCall call;
     call.m = m, call.n = n, call.k = k;
-    call.a = {da(), 0, k}, call.b = {db(), 0, n}, call.c = {dc(), 0, n};
+    call.a = {da(), 0, k}, call.b = {db(), 0, ldb}, call.c = {dc(), 0, n};
     call.alpha = 1.0, call.beta = 0.0;
     GemmOptions forced;
     forced.force_path = GemmPath::Wgmma;
     forced.math = Math::Tf32x3;
     forced.force_params = ps;
+    // B goes through registers where its rows lie on cache lines and the tile takes it (square, BK
+    // of 32 or 64); the others transpose it first.
+    const DeviceInfo device = planning_device(ctx.info());
+    const CallPlan plan = plan_call(device, call, forced, 1, a.size(), b_rows.size(), c.size());
+    const bool fits = detail::wgmma_b_registers_fit(plan_gemm(device, m, n, k, forced, DataType::F32).params);
+    EXPECT_EQ(plan.commands.back().options.find("-DB_MN=1") != std::string::npos, ldb == 96 && fits)
+        << plan.describe();
     const std::vector<float> got = gemm_and_read(call, forced, dc, c.size());
     size_t wrong = 0;
     for (size_t i = 0; i < m; ++i)
@@ -678,7 +703,7 @@ TEST(WgmmaOnDevice, ThreeTf32PropagatesInfAndNaN) {
         }
       }
     for (size_t g = m * n; g < got.size(); ++g) wrong += got[g] != 7.0f;
-    EXPECT_EQ(wrong, 0u) << detail::build_options(ps);
+    EXPECT_EQ(wrong, 0u) << detail::build_options(ps) << ", ldb " << ldb;
   }
 }
 

@@ -89,12 +89,17 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // against B transposed first in the same runs: 1024³ 71–75 against 52–59, 2048³ 205–215 against
   // 189–198, 3072³ 212–216 against 213–217, 1024×4096×4096 219–225 against 186–188, 2048×8192²
   // 248–252 against 233–240; strided batches 256 × 256³ 86–89 against 56, 64 × 512³ 140–144
-  // against 98–99; 4095×4096² 240 against 248 at 4096³).
+  // against 98–99; 4095×4096² 240 against 248 at 4096³). 3xTF32 reads B so at every size: its
+  // kernel already takes one operand through registers and runs about as fast either way (2048³
+  // 76 against 72–73, 4096³ 83–85 against 84, 8192³ 80–83 against 79–81, 1024×8192² 84 against
+  // 77–78, 256 × 256³ 50–51 against 41).
   const bool b_kn = (g.type != DataType::F32 || wgmma_b_registers_fit(ps)) && !g.trans_b &&
                     in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
   const bool tma_wanted = (p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, g.type, b_kn)) &&
                           b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0;
-  const bool b_in_place_mn = g.type == DataType::F32 ? b_kn && g.m < 3072 : b_kn && (g.m < 4096 || tma_wanted);
+  const bool three = ps.count("TERMS") && p(ps, "TERMS") == 3;
+  const bool b_in_place_mn =
+      g.type == DataType::F32 ? b_kn && (three || g.m < 3072) : b_kn && (g.m < 4096 || tma_wanted);
   const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);
   KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type), 0, row, g.m * row};
   KMajorOperand bo{!b_in_place_mn && !in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type), 0, row, g.n * row};

@@ -47,10 +47,10 @@
 // bits cleared (a TF32 number) and lo = x − hi (exact), which the tensor cores read as TF32:
 // a_lo·b_hi + a_hi·b_lo + a_hi·b_hi carries x to about 2^-21 of itself. A's fragments go through
 // registers: every k8 step each work-item loads its four elements of A from the slice and splits
-// them itself (wgmma's register operand). B must come from local memory: once a slice has landed,
-// its lo goes into a lo buffer (two in turn where two warpgroups share the tile), and x stays as
-// hi, since the tensor cores ignore a float's low 13 bits (H100: the same results, bit for bit, as
-// with hi written out). Local memory's bandwidth binds here: the three products' reads of B alone
+// them itself (wgmma's register operand); with B_REGS, B's and A's roles here are swapped. B must
+// come from local memory: once a slice has landed, its lo goes into a lo buffer (two in turn where
+// two warpgroups share the tile), and x stays as hi, since the tensor cores ignore a float's low 13
+// bits (H100: the same results, bit for bit, as with hi written out). Local memory's bandwidth binds here: the three products' reads of B alone
 // take half of it at the tensor cores' full rate. Each k8 step's three products go into step
 // accumulators from zero, small terms first, and the step's sum is added to the float32
 // accumulators once the tensor cores are done: they add with truncation, a bias toward zero that
@@ -173,7 +173,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     CP_COMMIT();
   }
 #endif
-#if B_REGS
+#if B_REGS && TERMS == 1
   uint4 f0[MMAS], f1[MMAS];  // Bᵀ's fragments of each block (f1 unused where WM = 64)
 #endif
   const uint a_rows = base + w * WM * ROW_BYTES;
@@ -183,7 +183,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     // Slice kt has landed, and after the barrier every warpgroup is done with slice kt − 1.
     wait_phase(bar0 + 8 * (kt % STAGES), (kt / STAGES) & 1);
 #if TERMS == 3
-    split_b(smem, (kt % STAGES) * STAGE_BYTES, STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES, lid);
+    split_lo(smem, (kt % STAGES) * STAGE_BYTES, STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES, lid);
     __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -194,7 +194,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     // proxy to the async one that wgmma reads through, and the barrier waits for everyone's.
     CP_WAIT(AHEAD - 1);
 #if TERMS == 3
-    split_b(smem, (kt % STAGES) * STAGE_BYTES, STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES, lid);
+    split_lo(smem, (kt % STAGES) * STAGE_BYTES, STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES, lid);
 #endif
     __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -204,7 +204,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #endif
 #endif
     const uint stage = (kt % STAGES) * STAGE_BYTES;
-#if B_REGS
+#if B_REGS && TERMS == 1
     // Bᵀ·Aᵀ: this warpgroup's columns of B as fragments, A's slice on a descriptor (all BM rows).
     b_fragments(f0, f1, smem, stage, w, lid);
     const ulong da = descriptor(base + stage);
@@ -217,24 +217,36 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
     WGMMA_DRAIN_R(acc1, f1);
 #endif
 #else
-#if B_MN
+#if B_REGS
+    const ulong db = descriptor(base + stage);  // A's slice: Bᵀ·Aᵀ's descriptor operand
+#elif B_MN
     const ulong db = descriptor_mn(base + stage + A_BYTES);
 #else
     const ulong db = descriptor(base + stage + A_BYTES);
 #endif
 #if TERMS == 3
-    // B's lo buffer of this slice; B's descriptors advance 32 bytes (2 units) per k8 step.
+    // The descriptor operand's lo buffer of this slice; its descriptors advance 32 bytes (2 units)
+    // per k8 step. The register operand's fragments: this warpgroup's rows of A from smem's start,
+    // or with B_REGS its columns of B.
     const ulong dbl = descriptor(base + STAGES * STAGE_BYTES + (kt % LO_BUFFERS) * LO_BYTES);
-    const uint a_at = stage + w * WM * ROW_BYTES;  // this warpgroup's rows of A, from smem's start
+    const uint a_at = stage + w * WM * ROW_BYTES;
 #pragma unroll
     for (int s = 0; s < MMAS; ++s) {
       uint4 hi0, lo0;
-      a_fragment(smem, a_at, s, lid, &hi0, &lo0);
+#if B_REGS
+      split_tf32(b_fragment(smem, stage + A_BYTES, w * WM, s, lid), &hi0, &lo0);
+#else
+      split_tf32(a_fragment(smem, a_at, s, lid), &hi0, &lo0);
+#endif
       WGMMA_ISSUE3(part0, lo0, hi0, db + 2 * s, dbl + 2 * s);
 #if MT == 2
       // The second block is issued before the first one's sum is added.
       uint4 hi1, lo1;
-      a_fragment(smem, a_at + 64 * ROW_BYTES, s, lid, &hi1, &lo1);
+#if B_REGS
+      split_tf32(b_fragment(smem, stage + A_BYTES, w * WM + 64, s, lid), &hi1, &lo1);
+#else
+      split_tf32(a_fragment(smem, a_at + 64 * ROW_BYTES, s, lid), &hi1, &lo1);
+#endif
       WGMMA_ISSUE3(part1, lo1, hi1, db + 2 * s, dbl + 2 * s);
       WGMMA_WAIT_ONE_A(part0, lo0, hi0);
       STEP_SUM(acc0, part0);

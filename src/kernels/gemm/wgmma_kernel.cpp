@@ -117,8 +117,7 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
 
 bool wgmma_b_registers_fit(const KernelParams& ps) {
   const long bk = p(ps, "BK");
-  return p(ps, "BM") == p(ps, "BN") && p(ps, "BN") <= 128 && (bk == 32 || bk == 64) && !three_terms(ps) &&
-         p(ps, "INFLIGHT") == 0;
+  return p(ps, "BM") == p(ps, "BN") && p(ps, "BN") <= 128 && (bk == 32 || bk == 64) && p(ps, "INFLIGHT") == 0;
 }
 
 namespace {
@@ -152,8 +151,9 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   std::vector<PtxMarkerRule> rules = {
       {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
       {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
-  if (b_mn && input == DataType::F32) {
-    if (!wgmma_b_registers_fit(ps)) throw Error(Status::InternalError, "an N-major float32 B does not fit this tile");
+  if (b_mn && input == DataType::F32 && !wgmma_b_registers_fit(ps))
+    throw Error(Status::InternalError, "an N-major float32 B does not fit this tile");
+  if (b_mn && input == DataType::F32 && !three_terms(ps)) {
     // B_REGS: a slice's k8 products for one block, Bᵀ's fragments in registers — four per step,
     // {acc} onwards — and A's slice on descriptor {acc + 4·mmas}, advanced 32 bytes a step.
     const size_t da = acc + 4 * mmas;
@@ -168,8 +168,9 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
     rules.push_back({"wgmma_drain_r", da, "wgmma.wait_group.sync.aligned 0;"});
   } else if (three_terms(ps)) {
     // 3xTF32: one k8 step's three products, with A's fragments in registers — lo {acc} .. {acc + 3},
-    // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9}; the first
-    // with the scale predicate false, which starts from zero.
+    // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9} (with
+    // B_MN, Bᵀ's fragments and A's descriptors); the first with the scale predicate false, which
+    // starts from zero.
     const std::string mma3 = ".reg .pred p, z;\n.reg .b32 one;\n.reg .b64 bh, bl;\nmov.b32 one, 1;\n"
                              "setp.ne.b32 p, one, 0;\nsetp.eq.b32 z, one, 0;\nmov.b64 bh, {" + std::to_string(acc + 8) +
                              "};\nmov.b64 bl, {" + std::to_string(acc + 9) + "};\nwgmma.fence.sync.aligned;\n" +

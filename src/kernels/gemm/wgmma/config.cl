@@ -88,13 +88,14 @@ typedef uint in_raw;
 // TF32 has no transposed descriptor operand: an N-major float32 B goes through registers, as
 // wgmma's A operand, and the kernel computes the tile transposed (B_REGS; see gemm/wgmma.cl).
 #define B_REGS (B_MN && ELEM == 4)
-#if B_REGS && (BM != BN || BN > 128 || (MMAS != 2 && MMAS != 4) || TERMS != 1 || INFLIGHT)
-#error "an N-major float32 B takes BM = BN (64 or 128), BK of 16 or 32 floats, TERMS 1 and INFLIGHT 0"
+#if B_REGS && (BM != BN || BN > 128 || (MMAS != 2 && MMAS != 4) || INFLIGHT)
+#error "an N-major float32 B takes BM = BN (64 or 128), BK of 16 or 32 floats and INFLIGHT 0"
 #endif
 #define A_COPIES (BM * CHUNKS)
 #define ATOM_COLS (128 / ELEM)                    // columns of an N-major B per 128-byte row
 #define B_ATOM_BYTES (BK * 128)                   // an N-major B: ATOM_COLS columns × BK rows
-#define LO_BYTES (TERMS == 3 ? BN * ROW_BYTES : 0)  // one lo buffer of B (3xTF32)
+// One lo buffer of the descriptor operand (3xTF32): B's slice, or A's with B_REGS (BM = BN).
+#define LO_BYTES (TERMS == 3 ? BN * ROW_BYTES : 0)
 // Two lo buffers in turn where another warpgroup may still read slice kt − 1's while slice kt's is
 // written; one warpgroup has finished with it by then.
 #define LO_BUFFERS (WARPGROUPS == 1 ? 1 : 2)

@@ -54,14 +54,18 @@
 #endif
 
 // alpha·x + beta·C into C at dst, element (r, c) of C. 3xTF32 computes an element that comes out
-// NaN again from A's row and B's (K-major) row in float32 (see gemm/wgmma.cl).
+// NaN again from A's row and B's column (a row of B's K-major form) in float32 (see gemm/wgmma.cl).
 inline void store_element(float x, __global out_t* dst, const int r, const int c, const float alpha,
                           const float beta, __global const in_raw* A, const int lda, __global const in_raw* B,
                           const int ldb, const int K) {
 #if TERMS == 3
   if (isnan(x)) {
     x = 0.0f;
+#if B_MN
+    for (int p = 0; p < K; ++p) x = fma(as_float(A[(size_t)r * lda + p]), as_float(B[(size_t)p * ldb + c]), x);
+#else
     for (int p = 0; p < K; ++p) x = fma(as_float(A[(size_t)r * lda + p]), as_float(B[(size_t)c * ldb + p]), x);
+#endif
   }
 #endif
   STORE_OUT(dst, axpby(alpha, x, beta, dst));

@@ -59,31 +59,40 @@ inline void load_slice(const uint stage, __global const in_raw* A, const int lda
 }
 
 #if TERMS == 3
-// Writes lo of this work-item's chunks of B in the slice at byte `stage` of local memory (the ones
-// it copies with cp.async) at the same place of the lo buffer at byte `lo`. x itself stays: the
-// tensor cores read the TF32 part of a float and ignore its low 13 bits, which makes it hi.
-inline void split_b(__local uint4* smem, const uint stage, const uint lo, const uint lid) {
+// Writes lo of this work-item's chunks of the descriptor operand — B, or A with B_REGS — in the
+// slice at byte `stage` of local memory (the ones it copies with cp.async) at the same place of the
+// lo buffer at byte `lo`. x itself stays: the tensor cores read the TF32 part of a float and ignore
+// its low 13 bits, which makes it hi.
+inline void split_lo(__local uint4* smem, const uint stage, const uint lo, const uint lid) {
 #pragma unroll
   for (int i = 0; i < COPIES; ++i) {
     const uint copy = lid + i * THREADS;
     const uint row = copy / CHUNKS, c = copy % CHUNKS;
+#if B_REGS
+    if (row >= BM) continue;
+    const uint at = swizzled(row, c);
+    const uint4 x = smem[(stage + at) / 16];
+#else
     if (row < BM) continue;
     const uint at = swizzled(row - BM, c);
     const uint4 x = smem[(stage + A_BYTES + at) / 16];
+#endif
     smem[(lo + at) / 16] = as_uint4(as_float4(x) - as_float4(x & (uint4)(0xFFFFE000u)));
   }
 }
 
-// This work-item's fragment of k8 step `s` of the 64 rows of A from byte `rows` of local memory,
-// split into *hi and *lo. Work-item t of the warpgroup holds rows 16(t/32) + (t%32)/4 and 8 below,
-// columns t%4 and 4 further: element (r, c) is word c%4 of 16-byte chunk c/4 of row r.
-inline void a_fragment(__local const uint4* smem, const uint rows, const int s, const uint lid, uint4* hi,
-                       uint4* lo) {
+// This work-item's fragment of k8 step `s` of the 64 rows of A from byte `rows` of local memory.
+// Work-item t of the warpgroup holds rows 16(t/32) + (t%32)/4 and 8 below, columns t%4 and 4
+// further: element (r, c) is word c%4 of 16-byte chunk c/4 of row r.
+inline uint4 a_fragment(__local const uint4* smem, const uint rows, const int s, const uint lid) {
   __local const uint* words = (__local const uint*)smem;
   const uint t = lid % 128, r = 16 * (t / 32) + (t % 32) / 4, q = t % 4;
-  const uint4 x = (uint4)(words[(rows + swizzled(r, 2 * s)) / 4 + q], words[(rows + swizzled(r + 8, 2 * s)) / 4 + q],
-                          words[(rows + swizzled(r, 2 * s + 1)) / 4 + q],
-                          words[(rows + swizzled(r + 8, 2 * s + 1)) / 4 + q]);
+  return (uint4)(words[(rows + swizzled(r, 2 * s)) / 4 + q], words[(rows + swizzled(r + 8, 2 * s)) / 4 + q],
+                 words[(rows + swizzled(r, 2 * s + 1)) / 4 + q], words[(rows + swizzled(r + 8, 2 * s + 1)) / 4 + q]);
+}
+
+// A fragment x split into *hi (x with its low 13 bits cleared, a TF32 number) and *lo = x − hi.
+inline void split_tf32(const uint4 x, uint4* hi, uint4* lo) {
   *hi = x & (uint4)(0xFFFFE000u);
   *lo = as_uint4(as_float4(x) - as_float4(*hi));
 }
