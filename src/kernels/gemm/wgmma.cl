@@ -14,7 +14,8 @@
 // Cᵀ = Bᵀ·Aᵀ, each warpgroup WM columns of the tile against all its BM rows, with Bᵀ's fragments
 // loaded from the N-major slice and A's K-major slice as the descriptor operand, and writes its
 // blocks transposed (store_block). It runs about 15 % slower than on a K-major B, but spares
-// the copy of B into K-major rows, which costs more under 3072 rows of C (wgmma_launch.cpp).
+// the copy of B into K-major rows, which costs more under 3072 rows of C (wgmma_launch.cpp);
+// 3xTF32, which takes one operand through registers either way, runs about as fast with it.
 //
 // A work-group is BM/WM warpgroups of 128 work-items; warpgroup w computes rows [WM·w, WM·w + WM)
 // of the BM×BN tile of C, WM/64 blocks of 64 rows, each with one wgmma m64nBNk(32 bytes of K)
@@ -50,8 +51,9 @@
 // them itself (wgmma's register operand); with B_REGS, B's and A's roles here are swapped. B must
 // come from local memory: once a slice has landed, its lo goes into a lo buffer (two in turn where
 // two warpgroups share the tile), and x stays as hi, since the tensor cores ignore a float's low 13
-// bits (H100: the same results, bit for bit, as with hi written out). Local memory's bandwidth binds here: the three products' reads of B alone
-// take half of it at the tensor cores' full rate. Each k8 step's three products go into step
+// bits (H100: the same results, bit for bit, as with hi written out). Local memory's bandwidth
+// binds here: the three products' reads of B alone take half of it at the tensor cores' full
+// rate. Each k8 step's three products go into step
 // accumulators from zero, small terms first, and the step's sum is added to the float32
 // accumulators once the tensor cores are done: they add with truncation, a bias toward zero that
 // grows with what the accumulator holds, so a sum kept there over all of K drifts (H100, 8192³: an
