@@ -97,7 +97,7 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
                     in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
   const bool tma_wanted = (p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, g.type, b_kn)) &&
                           b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0;
-  const bool three = ps.count("TERMS") && p(ps, "TERMS") == 3;
+  const bool three = wgmma_three_terms(ps);
   const bool b_in_place_mn =
       g.type == DataType::F32 ? b_kn && (three || g.m < 3072) : b_kn && (g.m < 4096 || tma_wanted);
   const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);

@@ -28,24 +28,24 @@ bool wgmma_three_terms_pay(const DeviceInfo& device, size_t m, size_t n, size_t 
          double(m) * double(n) * double(k) * count >= 2147483648.0;
 }
 
+bool wgmma_three_terms(const KernelParams& ps) { return ps.count("TERMS") && p(ps, "TERMS") == 3; }
+
 namespace {
 
 long threads_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM") * 128; }
-
-bool three_terms(const KernelParams& ps) { return ps.count("TERMS") && p(ps, "TERMS") == 3; }
 
 // Accumulators (twice as many for 3xTF32's step sums, and its fragments of A), the copies'
 // addresses and about 40 for the rest (descriptors, loop state).
 size_t registers_of(const KernelParams& ps) {
   const size_t blocks = size_t(p(ps, "WM") / 64), acc = blocks * size_t(p(ps, "BN")) / 2;
-  return three_terms(ps) ? 2 * acc + 8 * blocks + 40 : acc + 40;
+  return wgmma_three_terms(ps) ? 2 * acc + 8 * blocks + 40 : acc + 40;
 }
 
 // Local memory: the stages, and for 3xTF32 lo buffers of a slice of B, one per warpgroup.
 size_t local_bytes_of(const KernelParams& ps) {
   const size_t row = size_t(p(ps, "BK")) * 2, warpgroups = size_t(p(ps, "BM") / p(ps, "WM"));
   return size_t(p(ps, "STAGES")) * size_t(p(ps, "BM") + p(ps, "BN")) * row +
-         (three_terms(ps) ? warpgroups * size_t(p(ps, "BN")) * row : 0);
+         (wgmma_three_terms(ps) ? warpgroups * size_t(p(ps, "BN")) * row : 0);
 }
 
 // Work-groups per SM by registers and by local memory (228 KiB per SM on sm_90, 1 KiB of it
@@ -134,7 +134,7 @@ std::string register_list(size_t first, size_t count) {
 
 std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   if (!wgmma_input(input)) throw Error(Status::InternalError, "wgmma has no rule for these inputs");
-  if (three_terms(ps) && input != DataType::F32) throw Error(Status::InternalError, "3xTF32 takes float32 inputs");
+  if (wgmma_three_terms(ps) && input != DataType::F32) throw Error(Status::InternalError, "3xTF32 takes float32 inputs");
   const size_t bn = size_t(p(ps, "BN")), acc = bn / 2;
   const size_t row_bytes = size_t(p(ps, "BK")) * 2, mmas = row_bytes / 32;
   // Each instruction reads 32 bytes of every row: k16 of 16-bit inputs, k8 of TF32. f16 and bf16
@@ -153,7 +153,7 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
       {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
   if (b_mn && input == DataType::F32 && !wgmma_b_registers_fit(ps))
     throw Error(Status::InternalError, "an N-major float32 B does not fit this tile");
-  if (b_mn && input == DataType::F32 && !three_terms(ps)) {
+  if (b_mn && input == DataType::F32 && !wgmma_three_terms(ps)) {
     // B_REGS: a slice's k8 products for one block, Bᵀ's fragments in registers — four per step,
     // {acc} onwards — and A's slice on descriptor {acc + 4·mmas}, advanced 32 bytes a step.
     const size_t da = acc + 4 * mmas;
@@ -166,7 +166,7 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
     mma += "wgmma.commit_group.sync.aligned;";
     rules.push_back({"wgmma_mma_r", da + 1, mma});
     rules.push_back({"wgmma_drain_r", da, "wgmma.wait_group.sync.aligned 0;"});
-  } else if (three_terms(ps)) {
+  } else if (wgmma_three_terms(ps)) {
     // 3xTF32: one k8 step's three products, with A's fragments in registers — lo {acc} .. {acc + 3},
     // hi {acc + 4} .. {acc + 7} — and B's hi and lo on descriptors {acc + 8} and {acc + 9} (with
     // B_MN, Bᵀ's fragments and A's descriptors); the first with the scale predicate false, which

@@ -45,6 +45,9 @@ bool wgmma_pays(size_t m, size_t n, size_t k);
 // tiles 4.2 against 27; above them 1024²×2048 38 against 35, 256 × 256³ 40 against 39).
 bool wgmma_three_terms_pay(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items);
 
+// Whether a configuration computes float32 products as 3xTF32 (TERMS 3).
+bool wgmma_three_terms(const KernelParams& ps);
+
 // Whether a TF32 or 3xTF32 tile can take B as stored (K×N, N-major) through registers (B_REGS in
 // gemm/wgmma.cl): square tiles of 64 or 128, slices of 16 or 32 floats (BK 32 or 64) and
 // INFLIGHT 0.
