@@ -52,4 +52,8 @@ bool edge_split_pays(size_t m, size_t n, size_t k, size_t tile_m, size_t tile_n,
   return (inner + units - 1) / units < (whole + units - 1) / units;
 }
 
+bool edges_apart_pay(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t tile_m, size_t tile_n) {
+  return device.kind == DeviceKind::GPU && edge_split_pays(m, n, k, tile_m, tile_n, device.compute_units);
+}
+
 }  // namespace clgemm::detail

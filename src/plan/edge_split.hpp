@@ -9,6 +9,8 @@
 // a fraction of that cost; each costs a launch, which only large calls repay.
 #pragma once
 
+#include <clgemm/device.hpp>
+
 #include "exec/problem.hpp"
 
 #include <vector>
@@ -49,5 +51,9 @@ std::vector<Block> edge_strips(size_t m, size_t n, const Interior& interior);
 // so did wider strips (3000³ -8 %, 2100³ -4 %) and smaller calls (1032³ -33 %, 1548³ -17 %).
 constexpr size_t kMaxEdge = 32;
 bool edge_split_pays(size_t m, size_t n, size_t k, size_t tile_m, size_t tile_n, size_t units);
+
+// Whether a call that forces nothing runs its ragged edges apart on `device`, given the tile of C
+// of the plan for the whole call: edge_split_pays on GPUs, never elsewhere (measured on GPUs only).
+bool edges_apart_pay(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t tile_m, size_t tile_n);
 
 }  // namespace clgemm::detail
