@@ -81,7 +81,7 @@ Command xgemm_command(const std::vector<RowMajorGemm>& problems, const KernelPar
   const RowMajorGemm& first = problems.front();
   const size_t mwg = p(ps, "MWG"), nwg = p(ps, "NWG"), kwg = p(ps, "KWG"), vwm = p(ps, "VWM"), vwn = p(ps, "VWN");
   const auto aligned = [](const MatrixRef& r, size_t w) { return r.ld % w == 0 && r.offset % w == 0; };
-  // As add_packed reads operands in place (launch_builder.cpp), with every problem's alignment.
+  // As add_packed reads operands in place (tile_launch.cpp), with every problem's alignment.
   const bool a_km = first.trans_a;
   const bool a_vec = a_km ? all_of(problems, [&](const RowMajorGemm& g) { return g.m % vwm == 0 && aligned(g.a, vwm); })
                           : p(ps, "ALK") > 0 && all_of(problems, [&](const RowMajorGemm& g) { return aligned(g.a, 4); });

@@ -1,6 +1,6 @@
-// launch_parts.hpp — what the launch builders share (launch_builder.cpp, wgmma_launch.cpp): the
-// pieces a batch is cut into, the alignment of an operand's rows, and the collector of a part's
-// commands and temporaries.
+// launch_parts.hpp — what the launch builders share (launch_builder.cpp, tile_launch.cpp,
+// wgmma_launch.cpp): the pieces a batch is cut into, the alignment of an operand's rows, and the
+// collector of a part's commands and temporaries.
 #pragma once
 
 #include <clgemm/device.hpp>

@@ -94,7 +94,7 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
     std::string kernel;
     double weight;
   };
-  // The tensor path runs only calls of at least 2048³ (planner.cpp, tensor_pays): the mid and
+  // The tensor path runs only calls of at least 2048³ (tensor_plans.cpp, tensor_pays): the mid and
   // large classes, on their GPU shapes: dmma for f64; on a Hopper card whose driver builds
   // patched PTX, the wgmma kernel (for f16, bf16 and TF32: the planner's rules serve the other
   // classes and 3xTF32); else xmma.
