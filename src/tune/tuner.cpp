@@ -19,7 +19,6 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <map>
 #include <random>
 #include <set>
 
