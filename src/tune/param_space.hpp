@@ -4,6 +4,7 @@
 // dimension) and keeps the parameters `fixed` sets.
 #pragma once
 
+#include <clgemm/device.hpp>
 #include <clgemm/types.hpp>
 
 #include "kernels/descriptor.hpp"
