@@ -5,11 +5,7 @@
 #include <clgemm/error.hpp>
 
 #include "database/database.hpp"
-#include "kernels/gemm/direct_kernel.hpp"
-#include "kernels/gemm/dmma_kernel.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/tunable_kernels.hpp"
 #include "kernels/precision.hpp"
 #include "runtime/warnings.hpp"
 
@@ -19,18 +15,11 @@ namespace clgemm::detail {
 
 namespace {
 
-const GemmKernelDescriptor& descriptor_of_entry(const TuningEntry& e) {
-  if (e.kernel == "wgmma") return wgmma_descriptor();
-  if (e.kernel == "dmma") return dmma_descriptor();
-  return e.kernel == "xmma" ? xmma_descriptor() : e.kernel == "xgemm" ? xgemm_descriptor()
-                                                                               : direct_descriptor();
-}
-
 // Whether a tuning entry's parameters are valid for its kernel on any device (a hand-edited or
 // damaged database can hold a tile of 0 or a negative depth). An invalid entry is passed over
 // with a warning, so that the lookup goes on to the next one; an invalid alternative is dropped.
 bool entry_is_valid(const TuningEntry& e) {
-  const auto& desc = descriptor_of_entry(e);
+  const auto& desc = tunable_descriptor(e.kernel);
   try {
     check_param_values(desc, e.params);
     return true;
@@ -41,7 +30,7 @@ bool entry_is_valid(const TuningEntry& e) {
 }
 
 void drop_invalid_alternatives(TuningEntry& e) {
-  const auto& desc = descriptor_of_entry(e);
+  const auto& desc = tunable_descriptor(e.kernel);
   auto& alts = e.alternatives;
   alts.erase(std::remove_if(alts.begin(), alts.end(),
                             [&](const TuningAlternative& a) {

@@ -5,12 +5,11 @@
 #include <clgemm/gemm.hpp>
 
 #include "kernels/descriptor.hpp"
-#include "kernels/gemm/direct_kernel.hpp"
 #include "kernels/gemm/dmma_kernel.hpp"
+#include "kernels/gemm/tunable_kernels.hpp"
 #include "kernels/precision.hpp"
 #include "plan/tile_choice.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "tune/candidate_clock.hpp"
 #include "tune/param_space.hpp"
@@ -27,15 +26,6 @@ namespace clgemm::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-const GemmKernelDescriptor& descriptor_named(const std::string& kernel) {
-  if (kernel == "xgemm") return xgemm_descriptor();
-  if (kernel == "direct") return direct_descriptor();
-  if (kernel == "xmma") return xmma_descriptor();
-  if (kernel == "wgmma") return wgmma_descriptor();
-  if (kernel == "dmma") return dmma_descriptor();
-  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma, wgmma, dmma)");
-}
 
 bool has_param(const GemmKernelDescriptor& d, const std::string& name) {
   return std::any_of(d.params.begin(), d.params.end(), [&](const ParamSpec& spec) { return spec.name == name; });
@@ -158,7 +148,7 @@ Tuner::Tuner(const Context& ctx, uint64_t seed, DataType precision, const Device
 TuneResult Tuner::tune(const TuneTarget& target, const std::function<void(const TuneProgress&)>& progress) {
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-  const GemmKernelDescriptor& d = descriptor_named(target.kernel);
+  const GemmKernelDescriptor& d = tunable_descriptor(target.kernel);
   check_kernel_precision(d, precision_);
   const DeviceInfo& dev = device_;
   const GemmShape s = target.shape;
@@ -297,7 +287,7 @@ std::vector<Measurement> Tuner::measure(const GemmShape& shape, const std::strin
                                         const std::vector<KernelParams>& configs,
                                         const std::function<void(size_t done)>& progress, double budget_s) {
   const auto t0 = Clock::now();
-  const GemmKernelDescriptor& d = descriptor_named(kernel);
+  const GemmKernelDescriptor& d = tunable_descriptor(kernel);
   check_kernel_precision(d, precision_);
   const KernelParams precision = precision_of(d, precision_);
   std::mt19937_64 rng(seed_);
