@@ -71,7 +71,7 @@ std::string GemmPlan::describe() const {
   if (path == GemmPath::Tall)
     os << "tall: one kernel that streams op(A) in place along k, with op(B) from the caches (";
   else if (path == GemmPath::Tensor && params.count("PRECISION") && params.at("PRECISION") == 64)
-    os << "tensor: dmma kernel on FP64 tensor cores, on packed operands (";
+    os << "tensor: dmma kernel on FP64 tensor cores, on operands in place where whole tiles, else packed (";
   else if (path == GemmPath::Tensor)
     os << "tensor: xmma kernel on tensor cores, " << (detail::tf32_terms(params) ? "TF32" : "3xTF32")
        << ", on packed operands (";

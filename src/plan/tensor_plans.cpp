@@ -25,6 +25,8 @@ namespace {
 constexpr size_t kTensorMinSide = 1024;
 constexpr double kTensorMinWork = 2048.0 * 2048 * 2048;
 constexpr double kTensorMinWaveUse = 0.8;
+// Multiply-adds from which a batch of small f64 items, whole tiles of 32, takes the dmma kernel.
+constexpr double kBatchInPlace = 67108864.0;  // 2^26
 
 // Whether the tensor path pays for a shape when GemmOptions::math allows it. Below it the float32
 // path was faster on the H200 (3xTF32 against it: 0.24-0.38× at 256³-516³, 0.89× at 1024³,
@@ -149,10 +151,10 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
 // The tensor path's plan for double (dmma.cl, FP64 tensor cores), or nothing where the planner
 // goes on to the SIMT paths. The products and sums are IEEE double operations either way, so no
 // GemmOptions::math asks for it: it runs wherever the device has it, on items of at least 512³
-// multiply-adds with no side under 64, and on batches of at least 2^31 of items from 256³ (H100,
-// `force_probe f64`, TFLOP/s: 256 × 256³ 19.6 against 17.1 on the SIMT kernels; 1024 × 128³ 13.2
-// against 13.3, and 4096 × 64³ 7.6 against 8.7, where packing the operands costs as much as the
-// products). Smaller calls keep the SIMT kernels and their tuned entries.
+// multiply-adds with no side under 64, on batches of at least 2^31 of items from 256³ (H100,
+// `force_probe f64`, TFLOP/s: 256 × 256³ 19.6 against 17.1 on the SIMT kernels), and on batches of
+// kBatchInPlace multiply-adds or more whose items are whole tiles of 32, which it reads in place
+// in every layout (dmma_batch_tiles). Other calls keep the SIMT kernels and their tuned entries.
 std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                                   size_t batch) {
   const bool forced = o.force_path == GemmPath::Tensor;
@@ -160,21 +162,30 @@ std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, 
     throw Error(Status::InvalidArgument, "the tensor path needs an NVIDIA GPU of compute capability 8.0 or newer; " +
                                              device.name + " has none");
   const double item = double(m) * double(n) * double(k);
-  const bool pays = m >= 64 && n >= 64 && k >= 64 &&
-                    (item >= 512.0 * 512 * 512 || (item >= 256.0 * 256 * 256 && item * double(batch) >= 2147483648.0));
-  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) || !pays))
+  const bool large = m >= 64 && n >= 64 && k >= 64 &&
+                     (item >= 512.0 * 512 * 512 || (item >= 256.0 * 256 * 256 && item * double(batch) >= 2147483648.0));
+  const bool whole_items = !large && batch > 1 && m % 32 == 0 && n % 32 == 0 && k % 8 == 0 && k >= 32 &&
+                           item * double(batch) >= kBatchInPlace;
+  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
+                  !(large || whole_items)))
     return std::nullopt;
-  KernelParams ps = o.force_params.empty() ? dmma_tiles(device, m, n) : o.force_params;
+  KernelParams ps = !o.force_params.empty() ? o.force_params
+                    : whole_items           ? dmma_batch_tiles(device, m, n)
+                                            : dmma_tiles(device, m, n);
   ps["PRECISION"] = 64;
   GemmPlan plan;
   plan.path = GemmPath::Tensor;
   plan.params = resolve_params(dmma_descriptor(), device, ps);
-  plan.source = o.force_params.empty() ? "the dmma kernel's defaults" : "the caller's overrides of the dmma kernel's defaults";
+  plan.source = !o.force_params.empty() ? "the caller's overrides of the dmma kernel's defaults"
+                : whole_items           ? "the dmma kernel's tiles that divide the items"
+                                        : "the dmma kernel's defaults";
   // A tuned entry (`clgemm tune --tensor --precision f64`): the rule for fewer tiles than compute
   // units beats tiles tuned at 2048³ or 4096³ where it applies.
-  if (o.force_params.empty())
+  if (o.force_params.empty() && !whole_items)
     take_tensor_entry(plan, device, dmma_descriptor(), DataType::F64, {m, n, k}, {{"PRECISION", 64}});
-  plan.reason = forced ? "path forced by the caller" : "double on the FP64 tensor cores (mma.sync f64)";
+  plan.reason = forced        ? "path forced by the caller"
+                : whole_items ? "a batch of double items of whole tiles, read in place by the FP64 tensor cores"
+                              : "double on the FP64 tensor cores (mma.sync f64)";
   return plan;
 }
 

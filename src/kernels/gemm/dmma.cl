@@ -4,18 +4,21 @@
 // instruction: 4, m8n8k4 (sm_80 and newer); 8, m16n8k8, or 16, m16n8k16 (sm_90 and newer). An
 // H100 ran m16n8k8 about twice as fast as m8n8k4.
 //
-// Operands come as the packed path packs them (built with PRECISION=64): At (K×M) and B (K×N),
-// rows of lda_v / ldb_v pairs of doubles, starting a_off_v / b_off_v pairs in. Every tile the
-// kernel reads lies inside them: the host pads M to BM, N to BN and K to BK with zeros, or reads
-// the caller's matrices in place where they are already whole tiles. C is the caller's (M×N, row
-// stride ldc, offset c_offset); stores are guarded, so nothing outside M×N is written.
+// Operands (built with PRECISION=64) are rows of lda_v / ldb_v pairs of doubles, starting a_off_v /
+// b_off_v pairs in: A as At (K×M), or with A_MK as M×K; B as K×N, or with B_NK as N×K. Every tile
+// the kernel reads lies inside them: the host pads M to BM, N to BN and K to BK with zeros (At and
+// K×N), or reads the caller's matrices in place where they are already whole tiles in either form,
+// so that batches of small items pay no copy. C is the caller's (M×N, row stride ldc, offset
+// c_offset); stores are guarded, so nothing outside M×N is written.
 //
 // A work-group computes BM×BN of C with (BM/WM)·(BN/WN) warps; each warp computes WM×WN as
 // (WM/8)×(WN/8) m8n8 tiles. K goes in tiles of BK through a STAGES-deep cp.async pipeline.
 //
-// Local layout: both tiles are stored k-major (As[k][m], Bs[k][n]), as they arrive. Lane 4g+q
-// reads A's element (m = g, k = q) and B's (k = q, n = g): with a row length LD ≡ 4 (mod 16)
-// doubles, the 16 lanes of a half-warp read 16 different 8-byte bank pairs.
+// Local layout: each tile is stored as it arrives. K-major (As[k][m], Bs[k][n]): lane 4g+q reads
+// A's element (m = g, k = q) and B's (k = q, n = g); with a row length LD ≡ 4 (mod 16) doubles, the
+// 16 lanes of a half-warp read 16 different 8-byte bank pairs. M- or N-major (A_MK, B_NK: rows of
+// BK doubles, no padding): row r keeps its k-th double at k ^ 4·SWZ(r), which spreads the four
+// rows g = 0..3 of a half-warp over the four quarters of the banks.
 
 #ifndef BATCHED
 #define BATCHED 0
@@ -41,6 +44,12 @@
 #ifndef MMA_K
 #define MMA_K 4     // the instruction: 4 (m8n8k4), 8 (m16n8k8, sm_90) or 16 (m16n8k16, sm_90)
 #endif
+#ifndef A_MK
+#define A_MK 0      // 1: A is M×K (rows along k), read in place
+#endif
+#ifndef B_NK
+#define B_NK 0      // 1: B is N×K (rows along k), read in place
+#endif
 
 #if PRECISION != 64
 #error "dmma multiplies doubles: build it with PRECISION=64"
@@ -55,8 +64,14 @@
 #endif
 #define MT (WM / MMA_M)              // MMA tiles per warp along M
 #define NT (WN / 8)                  // n8 tiles per warp
-#define LDA (BM + 4)                 // local row length of A (doubles)
+#define LDA (BM + 4)                 // local row length of a k-major A (doubles)
 #define LDB (BN + 4)
+// Doubles of one stage's tile of A and of B in local memory.
+#define A_TILE (A_MK ? BM * BK : BK * LDA)
+#define B_TILE (B_NK ? BN * BK : BK * LDB)
+// The swizzle of an M- or N-major row r: rows of BK doubles take 16 / BK rows to fill the 16
+// 8-byte bank pairs, and row groups 0..3 then land on quarters 0..3 of them.
+#define SWZ(r) (((r) / (16 / BK)) % (BK / 4))
 #define A_CHUNKS (BK * BM / 2)       // 16-byte copies per A tile
 #define B_CHUNKS (BK * BN / 2)
 
@@ -71,6 +86,9 @@
 #endif
 #if STAGES < 2 || STAGES > 4
 #error "the pipeline has 2-4 stages"
+#endif
+#if (A_MK || B_NK) && BK != 4 && BK != 8 && BK != 16
+#error "M- and N-major tiles swizzle rows of 4, 8 or 16 doubles"
 #endif
 
 #if MMA_K == 16
@@ -100,19 +118,28 @@
 #define A_PER_TILE (MMA_K == 4 ? 1 : MMA_K / 2)
 #define B_PER_TILE (MMA_K / 4)
 
-// Starts the copies of K-tile `kt` into one pipeline slot.
+// Starts the copies of one operand's K-tile `kt` (`rows` wide) into one pipeline slot: from k-major
+// rows (row k, chunks along m or n), or with `along_k` from rows of BK doubles (row m or n, chunks
+// along k), which land swizzled.
+inline void load_operand(__local double* dst, __global const double2* src, const int ld_v, const int rows,
+                         const int ld_local, const bool along_k, const int chunks, const int kt, const int lid) {
+#pragma unroll
+  for (int i = 0; i < chunks / THREADS; ++i) {
+    const int c = i * THREADS + lid;
+    if (along_k) {
+      const int r = c / (BK / 2), v = c % (BK / 2);
+      CP_ASYNC16(dst + r * BK + 2 * (v ^ (2 * SWZ(r))), src + (size_t)r * ld_v + kt * (BK / 2) + v);
+    } else {
+      const int r = c / (rows / 2), v = c % (rows / 2);
+      CP_ASYNC16(dst + r * ld_local + v * 2, src + (size_t)(kt * BK + r) * ld_v + v);
+    }
+  }
+}
+
 inline void load_tile(__local double* as, __local double* bs, __global const double2* A, const int lda_v,
                       __global const double2* B, const int ldb_v, const int kt, const int lid) {
-#pragma unroll
-  for (int i = 0; i < A_CHUNKS / THREADS; ++i) {
-    const int c = i * THREADS + lid, r = c / (BM / 2), v = c % (BM / 2);
-    CP_ASYNC16(as + r * LDA + v * 2, A + (size_t)(kt * BK + r) * lda_v + v);
-  }
-#pragma unroll
-  for (int i = 0; i < B_CHUNKS / THREADS; ++i) {
-    const int c = i * THREADS + lid, r = c / (BN / 2), v = c % (BN / 2);
-    CP_ASYNC16(bs + r * LDB + v * 2, B + (size_t)(kt * BK + r) * ldb_v + v);
-  }
+  load_operand(as, A, lda_v, BM, LDA, A_MK, A_CHUNKS, kt, lid);
+  load_operand(bs, B, ldb_v, BN, LDB, B_NK, B_CHUNKS, kt, lid);
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
@@ -126,8 +153,8 @@ void dmma(const int M, const int N, const int K, const int Kp, double alpha, dou
                     scalars, offsets);
 #endif
   // double2 arrays: cp.async's 16-byte copies need 16-byte aligned destinations.
-  __local double2 As2[STAGES][BK * LDA / 2];
-  __local double2 Bs2[STAGES][BK * LDB / 2];
+  __local double2 As2[STAGES][A_TILE / 2];
+  __local double2 Bs2[STAGES][B_TILE / 2];
 #define AS(s) ((__local double*)As2[s])
 #define BS(s) ((__local double*)Bs2[s])
 
@@ -136,8 +163,11 @@ void dmma(const int M, const int N, const int K, const int Kp, double alpha, dou
   const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN;
   const int tile = get_group_id(0), tm = tile / tiles_n, tn = tile % tiles_n;
 
-  __global const double2* A = A0 + a_off_v + tm * (BM / 2);
-  __global const double2* B = B0 + b_off_v + tn * (BN / 2);
+  // The tile's first row (M- or N-major) or first column pair (k-major).
+  __global const double2* A = A0 + a_off_v + (A_MK ? (size_t)tm * BM * lda_v : (size_t)tm * (BM / 2));
+  __global const double2* B = B0 + b_off_v + (B_NK ? (size_t)tn * BN * ldb_v : (size_t)tn * (BN / 2));
+  // Each lane's rows of A and B (g, plus multiples of 8) share one swizzle.
+  const int ax = A_MK ? 4 * SWZ(g) : 0, bx = B_NK ? 4 * SWZ(g) : 0;
   const int ktiles = Kp / BK;
 
   double acc[MT][NT][ACC_PER_TILE];
@@ -159,19 +189,22 @@ void dmma(const int M, const int N, const int K, const int Kp, double alpha, dou
     const int next = kt + STAGES - 1;
     if (next < ktiles) load_tile(AS(next % STAGES), BS(next % STAGES), A, lda_v, B, ldb_v, next, lid);
     CP_COMMIT();
-    __local const double* as = AS(kt % STAGES) + wm + g;
-    __local const double* bs = BS(kt % STAGES) + wn + g;
+    // Element (row x, k) of the lane's rows: k-major tiles step LD per k, M- or N-major ones BK per row.
+    __local const double* as = AS(kt % STAGES) + (A_MK ? (wm + g) * BK : wm + g);
+    __local const double* bs = BS(kt % STAGES) + (B_NK ? (wn + g) * BK : wn + g);
+#define A_AT(x, k) (A_MK ? as[(x) * BK + ((k) ^ ax)] : as[(k) * LDA + (x)])
+#define B_AT(x, k) (B_NK ? bs[(x) * BK + ((k) ^ bx)] : bs[(k) * LDB + (x)])
 #pragma unroll
     for (int kk = 0; kk < BK; kk += MMA_K) {
       double a[MT][A_PER_TILE], b[NT][B_PER_TILE];
 #pragma unroll
       for (int i = 0; i < MT; ++i)
 #pragma unroll
-        for (int e = 0; e < A_PER_TILE; ++e) a[i][e] = as[(kk + q + 4 * (e / 2)) * LDA + i * MMA_M + 8 * (e % 2)];
+        for (int e = 0; e < A_PER_TILE; ++e) a[i][e] = A_AT(i * MMA_M + 8 * (e % 2), kk + q + 4 * (e / 2));
 #pragma unroll
       for (int j = 0; j < NT; ++j)
 #pragma unroll
-        for (int e = 0; e < B_PER_TILE; ++e) b[j][e] = bs[(kk + q + 4 * e) * LDB + j * 8];
+        for (int e = 0; e < B_PER_TILE; ++e) b[j][e] = B_AT(j * 8, kk + q + 4 * e);
 #pragma unroll
       for (int i = 0; i < MT; ++i)
 #pragma unroll

@@ -39,10 +39,18 @@ KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n) {
   return ps;
 }
 
+KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n) {
+  KernelParams ps;
+  ps["BM"] = m % 128 == 0 ? 128 : m % 64 == 0 ? 64 : 32;
+  ps["BN"] = n % 64 == 0 ? 64 : 32;
+  if (sm90_or_newer(device)) ps["MMA_K"] = 8;
+  return ps;
+}
+
 const GemmKernelDescriptor& dmma_descriptor() {
   static const GemmKernelDescriptor d = [] {
     GemmKernelDescriptor d;
-    d.info = {0, "dmma", "FP64 tensor-core kernel (mma.sync f64) on packed operands", "gemm/dmma.cl", {}};
+    d.info = {0, "dmma", "FP64 tensor-core kernel (mma.sync f64)", "gemm/dmma.cl", {}};
     d.entry = "dmma";
     d.sources = {"common/vectors.cl", "common/batch.cl", "common/cp_async.cl"};
     // The kernel runs on NVIDIA GPUs only: the CPU defaults are never built, but every parameter

@@ -15,4 +15,8 @@ long dmma_threads(const KernelParams& ps);
 // units idle.
 KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n);
 
+// The parameters for a batch of small items of m×n: tiles that divide them (BM 128, 64 or 32; BN
+// 64 or 32), so that items of whole tiles are read in place, and the instruction as dmma_tiles.
+KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n);
+
 }  // namespace clgemm::detail
