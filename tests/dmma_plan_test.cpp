@@ -32,23 +32,28 @@ TEST(DmmaPlan, LargeDoubleCallsTakeTheFp64TensorCores) {
   EXPECT_NE(plan_gemm(d, 4096, 4096, 32, {}, DataType::F64).path, GemmPath::Tensor);
   EXPECT_NE(plan_gemm(d, 4096, 4096, 4096, {}, DataType::F32).path, GemmPath::Tensor);
   // Batches of 2^31 multiply-adds take it from items of 256³, with the defaults' tiles (64×64
-  // where one item has fewer 128×64 tiles than the device has compute units).
+  // where all items together have fewer 128×64 tiles than the device has compute units).
   const GemmPlan b256 = plan_gemm(d, 256, 256, 256, {}, DataType::F64, 256);
   EXPECT_EQ(b256.path, GemmPath::Tensor);
-  EXPECT_EQ(b256.params.at("BM"), 64);
+  EXPECT_EQ(b256.params.at("BM"), 128);
+  EXPECT_EQ(plan_gemm(d, 640, 640, 640, {}, DataType::F64, 2).params.at("BM"), 64) << "50 tiles";
+  EXPECT_EQ(plan_gemm(d, 640, 640, 640, {}, DataType::F64, 3).params.at("BM"), 128) << "150 tiles";
   EXPECT_NE(plan_gemm(d, 256, 256, 256, {}, DataType::F64).path, GemmPath::Tensor);
-  // Smaller batches take it where their items are whole tiles of 32 (read in place), with tiles
-  // that divide the items, from 2^26 multiply-adds.
+  // Smaller batches take it where their items are whole tiles of 32 (read in place) of at least 64³
+  // multiply-adds, with tiles that divide the items, from 2^26 multiply-adds in all.
   const auto tiles = [&](size_t m, size_t n, size_t k, size_t batch) {
     const GemmPlan p = plan_gemm(d, m, n, k, {}, DataType::F64, batch);
-    return p.path != GemmPath::Tensor ? std::string("not dmma")
-                                      : std::to_string(p.params.at("BM")) + "x" + std::to_string(p.params.at("BN"));
+    const auto at = [&](const char* name) { return std::to_string(p.params.at(name)); };
+    return p.path != GemmPath::Tensor ? std::string("not dmma") : at("BM") + "x" + at("BN") + "x" + at("BK");
   };
-  EXPECT_EQ(tiles(64, 64, 64, 4096), "64x64");
-  EXPECT_EQ(tiles(128, 128, 128, 1024), "128x64");
-  EXPECT_EQ(tiles(32, 32, 32, 4096), "32x32");
-  EXPECT_EQ(tiles(96, 160, 40, 2048), "32x32");
-  EXPECT_EQ(tiles(256, 256, 256, 64), "128x64");
+  EXPECT_EQ(tiles(64, 64, 64, 4096), "64x64x16");
+  EXPECT_EQ(tiles(128, 128, 128, 1024), "64x64x16");
+  EXPECT_EQ(tiles(32, 32, 32, 4096), "not dmma") << "items under 64³";
+  EXPECT_EQ(tiles(32, 32, 256, 4096), "32x32x16");
+  EXPECT_EQ(tiles(96, 160, 40, 2048), "32x32x8") << "BK 16 does not divide K";
+  EXPECT_EQ(tiles(256, 256, 256, 64), "128x64x8");
+  EXPECT_EQ(tiles(384, 64, 64, 2048), "128x64x8");
+  EXPECT_EQ(plan_gemm(d, 64, 64, 64, {}, DataType::F64, 4096).params.at("STAGES"), 2) << "BK 16 in two stages";
   EXPECT_EQ(tiles(64, 64, 64, 8), "not dmma") << "2^21 multiply-adds";
   EXPECT_EQ(tiles(100, 100, 100, 4096), "not dmma") << "no whole tiles";
   EXPECT_EQ(tiles(64, 64, 36, 8192), "not dmma") << "K not a multiple of 8";

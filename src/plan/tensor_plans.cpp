@@ -25,8 +25,11 @@ namespace {
 constexpr size_t kTensorMinSide = 1024;
 constexpr double kTensorMinWork = 2048.0 * 2048 * 2048;
 constexpr double kTensorMinWaveUse = 0.8;
-// Multiply-adds from which a batch of small f64 items, whole tiles of 32, takes the dmma kernel.
+// Multiply-adds from which a batch of small f64 items, whole tiles of 32, takes the dmma kernel: in
+// all, and in each item (H100, `force_probe f64`: 32³ items ran 5.1 TFLOP/s there against 5.9 on
+// the SIMT kernels at 4096 of them; 64³ items 12.3 against 8.6 at 4096, 7.8 against 5.6 at 256).
 constexpr double kBatchInPlace = 67108864.0;  // 2^26
+constexpr double kItemInPlace = 64.0 * 64 * 64;
 
 // Whether the tensor path pays for a shape when GemmOptions::math allows it. Below it the float32
 // path was faster on the H200 (3xTF32 against it: 0.24-0.38× at 256³-516³, 0.89× at 1024³,
@@ -152,9 +155,11 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
 // goes on to the SIMT paths. The products and sums are IEEE double operations either way, so no
 // GemmOptions::math asks for it: it runs wherever the device has it, on items of at least 512³
 // multiply-adds with no side under 64, on batches of at least 2^31 of items from 256³ (H100,
-// `force_probe f64`, TFLOP/s: 256 × 256³ 19.6 against 17.1 on the SIMT kernels), and on batches of
-// kBatchInPlace multiply-adds or more whose items are whole tiles of 32, which it reads in place
-// in every layout (dmma_batch_tiles). Other calls keep the SIMT kernels and their tuned entries.
+// `force_probe f64`, TFLOP/s: 256 × 256³ 19.6 in 64×64 tiles against 17.1 on the SIMT kernels in
+// one run, 28.6 in 128×64 tiles against 24.4 in 64×64 ones in another), and on batches of
+// kBatchInPlace multiply-adds or more whose items are whole tiles of 32 and at least kItemInPlace,
+// which it reads in place in every layout (dmma_batch_tiles). Other calls keep the SIMT kernels and
+// their tuned entries.
 std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                                   size_t batch) {
   const bool forced = o.force_path == GemmPath::Tensor;
@@ -165,13 +170,13 @@ std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, 
   const bool large = m >= 64 && n >= 64 && k >= 64 &&
                      (item >= 512.0 * 512 * 512 || (item >= 256.0 * 256 * 256 && item * double(batch) >= 2147483648.0));
   const bool whole_items = !large && batch > 1 && m % 32 == 0 && n % 32 == 0 && k % 8 == 0 && k >= 32 &&
-                           item * double(batch) >= kBatchInPlace;
+                           item >= kItemInPlace && item * double(batch) >= kBatchInPlace;
   if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
                   !(large || whole_items)))
     return std::nullopt;
   KernelParams ps = !o.force_params.empty() ? o.force_params
-                    : whole_items           ? dmma_batch_tiles(device, m, n)
-                                            : dmma_tiles(device, m, n);
+                    : whole_items           ? dmma_batch_tiles(device, m, n, k)
+                                            : dmma_tiles(device, m, n, batch);
   ps["PRECISION"] = 64;
   GemmPlan plan;
   plan.path = GemmPath::Tensor;

@@ -116,7 +116,7 @@ std::optional<KernelParams> tensor_rule_params(const GemmKernelDescriptor& d, co
                                                const GemmShape& shape, DataType precision) {
   KernelParams rule;
   const size_t items = std::max<size_t>(shape.batch, 1);
-  if (d.info.id == "dmma") rule = dmma_tiles(device, shape.m, shape.n);
+  if (d.info.id == "dmma") rule = dmma_tiles(device, shape.m, shape.n, items);
   else if (d.info.id == "wgmma") rule = wgmma_tiles(device, shape.m, shape.n, shape.k, items, precision, Math::Tf32);
   else if (d.info.id == "xmma") rule = xmma_tiles(device, shape.m, shape.n);
   else return std::nullopt;

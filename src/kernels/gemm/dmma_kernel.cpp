@@ -32,17 +32,27 @@ size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
 // 8192³): 128×64 tiles of 32×32 per warp, 3 stages: 21.9 / 37.7 / 39.8; 128×128 of 64×32, 2
 // stages: 15.3 / 38.2 / 39.4; 64×64, 3 stages: 20.5 / 30.4 / 30.9 (6.0 at 512³, where 128×64 ran
 // 4.6). m8n8k4 ran 64×64 at 27.5 and 128×128 at 24.1 at 4096³.
-KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n) {
+KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t batch) {
   KernelParams ps;
-  if (ceil_div(m, 128) * ceil_div(n, 64) < std::max<size_t>(device.compute_units, 1)) ps["BM"] = 64;
+  if (ceil_div(m, 128) * ceil_div(n, 64) * batch < std::max<size_t>(device.compute_units, 1)) ps["BM"] = 64;
   if (sm90_or_newer(device)) ps["MMA_K"] = 8;
   return ps;
 }
 
-KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n) {
+// Measured on an H100 (force_probe f64, TFLOP/s, items read in place): 64³ items in 64×64 tiles,
+// BK 16 in two stages against BK 8 in three: 13.3 / 10.5 / 8.0 against 12.5 / 9.7 / 7.4 for 4096 /
+// 1024 / 256 of them; 1024 × 128³ 21.4 in those against 19.6 in 128×64 tiles; 4096 × 32×32×256 in
+// 32×32 tiles 9.8 against 8.5. Items from 256 rows keep 128×64 tiles (64 × 256³: 25.5 against
+// 22.2 in 64×64 ones, BK 16), where BK 16 does not fit three stages in 48 KiB.
+KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k) {
   KernelParams ps;
-  ps["BM"] = m % 128 == 0 ? 128 : m % 64 == 0 ? 64 : 32;
+  const bool tall_tiles = m % 128 == 0 && m >= 256;
+  ps["BM"] = tall_tiles ? 128 : m % 64 == 0 ? 64 : 32;
   ps["BN"] = n % 64 == 0 ? 64 : 32;
+  if (!tall_tiles && k % 16 == 0) {
+    ps["BK"] = 16;
+    ps["STAGES"] = 2;
+  }
   if (sm90_or_newer(device)) ps["MMA_K"] = 8;
   return ps;
 }

@@ -10,13 +10,14 @@ const GemmKernelDescriptor& dmma_descriptor();
 // Work-items of one dmma work-group: 32 per warp, (BM/WM)·(BN/WN) warps.
 long dmma_threads(const KernelParams& ps);
 
-// The parameters for C of m×n on `device`: overrides of the defaults (128×64 tiles, m8n8k4): the
-// m16n8k8 instruction on sm_90 and newer, and 64×64 tiles where 128×64 ones would leave compute
-// units idle.
-KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n);
+// The parameters for `batch` items of C of m×n on `device`: overrides of the defaults (128×64 tiles,
+// m8n8k4): the m16n8k8 instruction on sm_90 and newer, and 64×64 tiles where 128×64 ones, over
+// all items, would leave compute units idle.
+KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t batch);
 
-// The parameters for a batch of small items of m×n: tiles that divide them (BM 128, 64 or 32; BN
-// 64 or 32), so that items of whole tiles are read in place, and the instruction as dmma_tiles.
-KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n);
+// The parameters for a batch of small items of m×n×k: tiles that divide them (BM 128, 64 or 32; BN
+// 64 or 32; BK 16 where it divides k and the tile is at most 64×64, else 8), so that items of whole
+// tiles are read in place, and the instruction as dmma_tiles.
+KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k);
 
 }  // namespace clgemm::detail
