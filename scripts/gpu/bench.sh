@@ -8,6 +8,7 @@
 #   PRESETS="square" MAX=4096 bash scripts/gpu/bench.sh
 #   PRESETS="2064x2064x2064,2048x2048x2064" bash scripts/gpu/bench.sh   # files named by a hash
 #   PRECISION=f64 IMPL=clgemm,clblast,cublas PRESETS="4096,8192" bash scripts/gpu/bench.sh
+#   GROUPED=1 PRECISION=f64 IMPL=clgemm,cublas PRESETS="random random:64:128:2048:3" bash scripts/gpu/bench.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-out}
 PRESETS=${PRESETS:-square odd skinny}
@@ -26,6 +27,9 @@ PRECISION=${PRECISION:-f32}  # clgemm bench --precision: f32, f64, f16, bf16, f1
 # files' names to tell such runs apart.
 ARGS=${ARGS:-}
 TAG=${TAG:-}
+# GROUPED=1: each preset is a grouped call's problems (clgemm bench --grouped: random,
+# random:COUNT:MIN:MAX[:SEED] or @FILE) instead of sizes.
+GROUPED=${GROUPED:-}
 mkdir -p "$OUT" /etc/OpenCL/vendors
 # Only PoCL is registered on that image; the NVIDIA driver's ICD library is present but unlisted.
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
@@ -63,12 +67,13 @@ BIN=$GPU_DIR/bin
 status=0
 # A preset's files are named after it; a list of shapes gets a short name instead (file names have
 # a length limit), and commas become '_' (device run brings back no file with a comma in its name).
-name_of() { if [ ${#1} -le 40 ]; then echo "${1//,/_}"; else echo "list-$(echo "$1" | cksum | cut -d' ' -f1)"; fi; }
+name_of() { if [ ${#1} -le 40 ]; then echo "$1" | tr ',:@/' '____'; else echo "list-$(echo "$1" | cksum | cut -d' ' -f1)"; fi; }
 for preset in $PRESETS; do
   echo "=== $preset (up to $MAX)"
   name=$(name_of "$preset")$([ "$PRECISION" = f32 ] || echo "_$PRECISION")${TAG:+_$TAG}
   start=$SECONDS
-  $BIN/clgemm bench --sizes "$preset" --max-size "$MAX" --impl "$IMPL" --precision "$PRECISION" \
+  if [ -n "$GROUPED" ]; then what=(--grouped "$preset"); else what=(--sizes "$preset" --max-size "$MAX"); fi
+  $BIN/clgemm bench "${what[@]}" --impl "$IMPL" --precision "$PRECISION" \
     --repeat "$REPEAT" --warmup "$WARMUP" --time-limit "$TIME_LIMIT" $ARGS \
     --save "$OUT/bench_$name.json" --csv "$OUT/bench_$name.csv" --plot "$OUT/bench_$name.png" \
     > "$OUT/bench_$name.txt" 2> >(tee "$OUT/bench_${name}_log.txt" >&2)

@@ -3,6 +3,7 @@
 
 #include <clgemm/error.hpp>
 
+#include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/grouped_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/precision.hpp"
@@ -20,6 +21,64 @@ bool all_of(const std::vector<RowMajorGemm>& problems, const std::function<bool(
   return std::all_of(problems.begin(), problems.end(), ok);
 }
 
+// Multiply-adds from which f64 problems take dmma: in the mean problem, and in all, as batches of
+// whole tiles do (tensor_plans.cpp).
+constexpr double kDmmaMeanItem = 64.0 * 64 * 64;
+constexpr double kDmmaTotal = 67108864.0;  // 2^26
+
+// Whether a problem reads A and B: alpha = 0 or k = 0 leaves C = beta·C.
+bool reads_ab(const RowMajorGemm& g) { return g.k > 0 && g.alpha != 0.0; }
+
+// The problems' mean m, n and k (at least 1 each).
+GemmShape mean_shape(const std::vector<RowMajorGemm>& problems) {
+  double m = 0, n = 0, k = 0;
+  for (const RowMajorGemm& g : problems) m += double(g.m), n += double(g.n), k += double(g.k);
+  const double count = double(problems.size());
+  return {std::max<size_t>(1, size_t(m / count)), std::max<size_t>(1, size_t(n / count)),
+          std::max<size_t>(1, size_t(k / count))};
+}
+
+// Why dmma cannot take the problems (f64 on the FP64 tensor cores, every operand read in place
+// with guarded copies), or "" where it can: f64 A, B and C, a device with the tensor path, and one
+// pair of transposes.
+std::string dmma_refusal(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems) {
+  const RowMajorGemm& first = problems.front();
+  if (first.type != DataType::F64 || first.c_type != DataType::F64) return "A, B and C are not all f64";
+  if (!tensor_path_available(device)) return device.name + " has no FP64 tensor path (NVIDIA sm_80 or newer)";
+  if (!all_of(problems, [&](const RowMajorGemm& g) { return g.trans_a == first.trans_a && g.trans_b == first.trans_b; }))
+    return "the problems' transposes differ";
+  return "";
+}
+
+// dmma's plan for the problems: where the caller forces the tensor path (with its overrides of
+// the tiles), or where nothing is forced and the problems have kDmmaMeanItem multiply-adds on
+// average and kDmmaTotal in all (dmma_grouped_tiles).
+std::optional<GroupedPlan> plan_grouped_dmma(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
+                                             const GemmOptions& options) {
+  const bool forced = options.force_path == GemmPath::Tensor;
+  if (!forced && (options.force_path != GemmPath::Auto || !options.force_params.empty())) return std::nullopt;
+  const std::string refusal = dmma_refusal(device, problems);
+  if (forced && !refusal.empty())
+    throw Error(Status::InvalidArgument,
+                "options.force_path: a grouped call takes the tensor path where dmma reads every problem in place; " +
+                    refusal);
+  if (!refusal.empty()) return std::nullopt;
+  const GemmShape mean = mean_shape(problems);
+  double total = 0;
+  for (const RowMajorGemm& g : problems) total += double(g.m) * double(g.n) * double(g.k);
+  if (!forced && (double(mean.m) * double(mean.n) * double(mean.k) < kDmmaMeanItem || total < kDmmaTotal))
+    return std::nullopt;
+  KernelParams ps = dmma_grouped_tiles(device, mean.m);
+  for (const auto& [name, value] : options.force_params) ps[name] = value;
+  ps["PRECISION"] = 64;
+  GroupedPlan plan;
+  plan.kernel = GroupedKernel::Dmma;
+  plan.params = resolve_params(dmma_descriptor(), device, ps);
+  plan.source = !options.force_params.empty() ? "the caller's overrides of dmma's tiles for grouped calls"
+                                              : "dmma's tiles for problems of mean size " + shape_text(mean);
+  return plan;
+}
+
 // xgemm's tiles for the problems, where it can read them all in place: the cp.async pipeline
 // (NVIDIA, sm_80+) for operands of any alignment, operands stored as computed (f32, f64), and
 // one pair of transposes, which the kernel is built for. The tiles are the batched class's for
@@ -31,19 +90,15 @@ std::optional<GroupedPlan> plan_grouped_xgemm(const DeviceInfo& device, const st
       !stored_as_computed(first.type) || !stored_as_computed(first.c_type) ||
       !all_of(problems, [&](const RowMajorGemm& g) { return g.trans_a == first.trans_a && g.trans_b == first.trans_b; }))
     return std::nullopt;
-  double m = 0, n = 0, k = 0;
-  for (const RowMajorGemm& g : problems) m += double(g.m), n += double(g.n), k += double(g.k);
-  const double count = double(problems.size());
-  const size_t mean_m = std::max<size_t>(1, size_t(m / count)), mean_n = std::max<size_t>(1, size_t(n / count)),
-               mean_k = std::max<size_t>(1, size_t(k / count));
-  const GemmPlan item = plan_gemm(device, mean_m, mean_n, mean_k, {}, first.type, problems.size());
+  const GemmShape mean = mean_shape(problems);
+  const GemmPlan item = plan_gemm(device, mean.m, mean.n, mean.k, {}, first.type, problems.size());
   if (item.path != GemmPath::Packed || p(item.params, "ASYNC") == 0) return std::nullopt;
   GroupedPlan plan;
-  plan.xgemm = true;
+  plan.kernel = GroupedKernel::Xgemm;
   plan.params = item.params;
   plan.params["PACKA"] = 0;
-  plan.source = "xgemm's tiles for a batch of items of the problems' mean size, " +
-                shape_text({mean_m, mean_n, mean_k}) + " (" + item.source + ")";
+  plan.source = "xgemm's tiles for a batch of items of the problems' mean size, " + shape_text(mean) + " (" +
+                item.source + ")";
   return plan;
 }
 
@@ -118,12 +173,53 @@ Command xgemm_command(const std::vector<RowMajorGemm>& problems, const KernelPar
   return c;
 }
 
+// dmma built for a grouped call (GROUPED, gemm/dmma.cl): A as M×K (A_MK) or At, B as N×K (B_NK)
+// or K×N, each read in place, in pairs of doubles where every row of A and B starts on a 16-byte
+// boundary, else one double at a time (COPY8). Per problem, in doubles: M, N, K, K rounded up to
+// BK, A's and B's offset and row length, C's offset and ldc, tiles along n and first tile; K is 0
+// for a problem that reads neither A nor B. The kernel's M is the number of problems; its other
+// sizes, offsets and scalars come from the list.
+Command dmma_command(const std::vector<RowMajorGemm>& problems, const KernelParams& ps, BatchArrays& arrays,
+                     size_t& tiles) {
+  const RowMajorGemm& first = problems.front();
+  const size_t bm = p(ps, "BM"), bn = p(ps, "BN"), bk = p(ps, "BK");
+  const auto pairs = [](const MatrixRef& r) { return r.ld % 2 == 0 && r.offset % 2 == 0; };
+  const bool copy8 = !all_of(problems, [&](const RowMajorGemm& g) { return !reads_ab(g) || (pairs(g.a) && pairs(g.b)); });
+  for (const RowMajorGemm& g : problems) {
+    const size_t tiles_n = ceil_div(g.n, bn), k = reads_ab(g) ? g.k : 0;
+    arrays.offsets.insert(arrays.offsets.end(),
+                          {g.m, g.n, k, ceil_div(k, bk) * bk, g.a.offset, g.a.ld, g.b.offset, g.b.ld, g.c.offset,
+                           g.c.ld, std::max<size_t>(tiles_n, 1), tiles});
+    tiles += ceil_div(g.m, bm) * tiles_n;
+  }
+  const GemmKernelDescriptor& d = dmma_descriptor();
+  Command c;
+  c.what = "dmma, grouped";
+  c.sources = d.program_sources();
+  c.entry = d.entry;
+  c.options = build_options(ps) + flag("A_MK", !first.trans_a) + flag("B_NK", first.trans_b) +
+              flag("BATCHED", false) + flag("GROUPED", true) + flag("COPY8", copy8);
+  const cl::NDRange local = d.local(ps);
+  c.dims = 1;
+  c.global = {tiles * local[0], 1, 1};
+  c.local = {local[0], 1, 1};
+  using Arg = KernelArg;
+  const Arg none_i = Arg::i32(0), none_u = Arg::u64(0), none_r = Arg::real(0.0, DataType::F64);
+  c.args = {Arg::i32(int64_t(problems.size())), none_i, none_i, none_i, none_r, none_r,
+            Arg::mem(BufferRole::A), none_u, none_i, none_u, Arg::mem(BufferRole::B), none_u, none_i, none_u,
+            Arg::mem(BufferRole::C), none_u, none_i, none_u, Arg::i32(1),
+            Arg::mem(BufferRole::BatchScalars, 0), Arg::mem(BufferRole::BatchOffsets, 0)};
+  return c;
+}
+
 }  // namespace
 
 GroupedPlan plan_grouped(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
                          const GemmOptions& options) {
-  if (!problems.empty())
+  if (!problems.empty()) {
+    if (std::optional<GroupedPlan> dmma = plan_grouped_dmma(device, problems, options)) return *dmma;
     if (std::optional<GroupedPlan> xgemm = plan_grouped_xgemm(device, problems, options)) return *xgemm;
+  }
   const DataType type = problems.empty() ? DataType::F32 : problems.front().type;
   KernelParams overrides = options.force_params;
   overrides["PRECISION"] = precision_bits(type);
@@ -141,16 +237,18 @@ LaunchPlan build_grouped_launch(const std::vector<RowMajorGemm>& problems, const
   arrays.scalar_type = compute_type(problems.front().type);
   for (const RowMajorGemm& g : problems) arrays.scalars.insert(arrays.scalars.end(), {g.alpha, g.beta});
   size_t tiles = 0;
-  Command c = plan.xgemm ? xgemm_command(problems, plan.params, arrays, tiles)
-                         : grouped_command(problems, plan.params, arrays, tiles);
+  Command c = plan.kernel == GroupedKernel::Dmma    ? dmma_command(problems, plan.params, arrays, tiles)
+              : plan.kernel == GroupedKernel::Xgemm ? xgemm_command(problems, plan.params, arrays, tiles)
+                                                    : grouped_command(problems, plan.params, arrays, tiles);
   if (tiles == 0) return launch;
   if (tiles > size_t(INT_MAX) || problems.size() > size_t(INT_MAX))
     throw Error(Status::SizeOverflow, "a grouped call of " + std::to_string(tiles) +
                                           " tiles exceeds the 2^31 - 1 work-groups one launch indexes");
   launch.batch_arrays.push_back(std::move(arrays));
-  c.args = {KernelArg::i32(int64_t(problems.size())), KernelArg::mem(BufferRole::BatchOffsets, 0),
-            KernelArg::mem(BufferRole::BatchScalars, 0), KernelArg::mem(BufferRole::A),
-            KernelArg::mem(BufferRole::B), KernelArg::mem(BufferRole::C)};
+  if (c.args.empty())  // the grouped kernel's and xgemm's; dmma_command sets dmma's own
+    c.args = {KernelArg::i32(int64_t(problems.size())), KernelArg::mem(BufferRole::BatchOffsets, 0),
+              KernelArg::mem(BufferRole::BatchScalars, 0), KernelArg::mem(BufferRole::A),
+              KernelArg::mem(BufferRole::B), KernelArg::mem(BufferRole::C)};
   launch.commands.push_back(std::move(c));
   return launch;
 }

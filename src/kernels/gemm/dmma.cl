@@ -11,6 +11,13 @@
 // so that batches of small items pay no copy. C is the caller's (M×N, row stride ldc, offset
 // c_offset); stores are guarded, so nothing outside M×N is written.
 //
+// GROUPED = 1: a grouped call, its problems' tiles of C laid end to end. `offsets` holds
+// GROUP_FIELDS numbers per problem (below), `scalars` its alpha and beta, and M the number of
+// problems; each work-group finds its problem by a binary search of their first tiles. The
+// operands are the caller's, read in place with every copy guarded: a copy that reaches past the
+// problem's M, N or K reads only what lies inside and fills the rest with zeros. With COPY8 each
+// pair of doubles is copied as two, for rows that do not start on 16-byte boundaries.
+//
 // A work-group computes BM×BN of C with (BM/WM)·(BN/WN) warps; each warp computes WM×WN as
 // (WM/8)×(WN/8) m8n8 tiles. K goes in tiles of BK through a STAGES-deep cp.async pipeline.
 //
@@ -50,6 +57,27 @@
 #ifndef B_NK
 #define B_NK 0      // 1: B is N×K (rows along k), read in place
 #endif
+#ifndef GROUPED
+#define GROUPED 0   // 1: a list of problems of any sizes (above)
+#endif
+#ifndef COPY8
+#define COPY8 0     // 1: (grouped calls) copies of one double, for A's and B's rows at any offset
+#endif
+
+// A problem's numbers in a grouped call's `offsets`, in this order.
+#define GROUP_M 0
+#define GROUP_N 1
+#define GROUP_K 2
+#define GROUP_KP 3        // K rounded up to BK
+#define GROUP_A_OFF 4     // in doubles, as all the numbers
+#define GROUP_LDA 5
+#define GROUP_B_OFF 6
+#define GROUP_LDB 7
+#define GROUP_C_OFF 8     // in doubles
+#define GROUP_LDC 9
+#define GROUP_TILES_N 10
+#define GROUP_FIRST 11    // the problem's first tile in the whole list
+#define GROUP_FIELDS 12
 
 #if PRECISION != 64
 #error "dmma multiplies doubles: build it with PRECISION=64"
@@ -118,39 +146,79 @@
 #define A_PER_TILE (MMA_K == 4 ? 1 : MMA_K / 2)
 #define B_PER_TILE (MMA_K / 4)
 
+// Starts the copy of a pair of doubles: whole, or in a grouped call the first `inside` of them
+// (0-2; the rest zeros, nothing read past them). A copy that reads nothing names `base`, the
+// tile's first element, which lies inside the operand.
+inline void copy_chunk(__local double* dst, __global const double* src, __global const double* base,
+                       const int inside) {
+#if GROUPED && COPY8
+  CP_ASYNC8_ZFILL((uint)(size_t)dst, inside > 0 ? src : base, inside > 0 ? 8 : 0);
+  CP_ASYNC8_ZFILL((uint)(size_t)(dst + 1), inside > 1 ? src + 1 : base, inside > 1 ? 8 : 0);
+#elif GROUPED
+  CP_ASYNC16_ZFILL((uint)(size_t)dst, inside > 0 ? src : base, 8 * clamp(inside, 0, 2));
+#else
+  CP_ASYNC16(dst, src);
+#endif
+}
+
 // Starts the copies of one operand's K-tile `kt` (`rows` wide) into one pipeline slot: from k-major
 // rows (row k, chunks along m or n), or with `along_k` from rows of BK doubles (row m or n, chunks
-// along k), which land swizzled.
-inline void load_operand(__local double* dst, __global const double2* src, const int ld_v, const int rows,
-                         const int ld_local, const bool along_k, const int chunks, const int kt, const int lid) {
+// along k), which land swizzled. `rows_in` of the tile's rows (m or n) and K of its k lie inside
+// the operand (grouped calls).
+inline void load_operand(__local double* dst, __global const double* src, const int ld, const int rows,
+                         const int ld_local, const bool along_k, const int chunks, const int kt, const int lid,
+                         const int rows_in, const int K) {
 #pragma unroll
   for (int i = 0; i < chunks / THREADS; ++i) {
     const int c = i * THREADS + lid;
     if (along_k) {
-      const int r = c / (BK / 2), v = c % (BK / 2);
-      CP_ASYNC16(dst + r * BK + 2 * (v ^ (2 * SWZ(r))), src + (size_t)r * ld_v + kt * (BK / 2) + v);
+      const int r = c / (BK / 2), v = c % (BK / 2), k = kt * BK + 2 * v;
+      copy_chunk(dst + r * BK + 2 * (v ^ (2 * SWZ(r))), src + (size_t)r * ld + k, src, r < rows_in ? K - k : 0);
     } else {
-      const int r = c / (rows / 2), v = c % (rows / 2);
-      CP_ASYNC16(dst + r * ld_local + v * 2, src + (size_t)(kt * BK + r) * ld_v + v);
+      const int r = c / (rows / 2), v = c % (rows / 2), k = kt * BK + r;
+      copy_chunk(dst + r * ld_local + v * 2, src + (size_t)k * ld + 2 * v, src, k < K ? rows_in - 2 * v : 0);
     }
   }
 }
 
-inline void load_tile(__local double* as, __local double* bs, __global const double2* A, const int lda_v,
-                      __global const double2* B, const int ldb_v, const int kt, const int lid) {
-  load_operand(as, A, lda_v, BM, LDA, A_MK, A_CHUNKS, kt, lid);
-  load_operand(bs, B, ldb_v, BN, LDB, B_NK, B_CHUNKS, kt, lid);
+inline void load_tile(__local double* as, __local double* bs, __global const double* A, const int lda,
+                      __global const double* B, const int ldb, const int kt, const int lid, const int m_in,
+                      const int n_in, const int K) {
+  load_operand(as, A, lda, BM, LDA, A_MK, A_CHUNKS, kt, lid, m_in, K);
+  load_operand(bs, B, ldb, BN, LDB, B_NK, B_CHUNKS, kt, lid, n_in, K);
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
-void dmma(const int M, const int N, const int K, const int Kp, double alpha, double beta,
+void dmma(int M, int N, int K, int Kp, double alpha, double beta,
           __global const double2* restrict A0, ulong a_off_v, const int lda_v, const ulong a_stride_v,
           __global const double2* restrict B0, ulong b_off_v, const int ldb_v, const ulong b_stride_v,
-          __global double* restrict C0, ulong c_offset, const int ldc, const ulong c_stride, const int tiles_n,
+          __global double* restrict C0, ulong c_offset, int ldc, const ulong c_stride, int tiles_n,
           __global const double* restrict scalars, __global const ulong* restrict offsets) {
 #if BATCHED
   select_batch_item(get_group_id(1), &alpha, &beta, &a_off_v, &b_off_v, &c_offset, a_stride_v, b_stride_v, c_stride,
                     scalars, offsets);
+#endif
+  int tile = get_group_id(0);
+  // A's and B's offsets and row lengths in doubles.
+  ulong a_off = 2 * a_off_v, b_off = 2 * b_off_v;
+  int lda = 2 * lda_v, ldb = 2 * ldb_v;
+#if GROUPED
+  {
+    // The last problem whose first tile is at or before this one (problems without tiles share
+    // their first tile with the next, which the search passes on to).
+    int lo = 0, hi = M - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (offsets[(size_t)mid * GROUP_FIELDS + GROUP_FIRST] <= (ulong)tile) lo = mid;
+      else hi = mid - 1;
+    }
+    __global const ulong* w = offsets + (size_t)lo * GROUP_FIELDS;
+    M = (int)w[GROUP_M], N = (int)w[GROUP_N], K = (int)w[GROUP_K], Kp = (int)w[GROUP_KP];
+    a_off = w[GROUP_A_OFF], lda = (int)w[GROUP_LDA], b_off = w[GROUP_B_OFF], ldb = (int)w[GROUP_LDB];
+    c_offset = w[GROUP_C_OFF], ldc = (int)w[GROUP_LDC], tiles_n = (int)w[GROUP_TILES_N];
+    tile -= (int)w[GROUP_FIRST];
+    alpha = scalars[2 * lo], beta = scalars[2 * lo + 1];
+  }
 #endif
   // double2 arrays: cp.async's 16-byte copies need 16-byte aligned destinations.
   __local double2 As2[STAGES][A_TILE / 2];
@@ -161,11 +229,13 @@ void dmma(const int M, const int N, const int K, const int Kp, double alpha, dou
   const int lid = get_local_id(0);
   const int warp = lid / 32, lane = lid % 32, g = lane / 4, q = lane % 4;
   const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN;
-  const int tile = get_group_id(0), tm = tile / tiles_n, tn = tile % tiles_n;
+  const int tm = tile / tiles_n, tn = tile % tiles_n;
+  // Rows of A and columns of B of this tile that lie inside the operands.
+  const int m_in = M - tm * BM, n_in = N - tn * BN;
 
-  // The tile's first row (M- or N-major) or first column pair (k-major).
-  __global const double2* A = A0 + a_off_v + (A_MK ? (size_t)tm * BM * lda_v : (size_t)tm * (BM / 2));
-  __global const double2* B = B0 + b_off_v + (B_NK ? (size_t)tn * BN * ldb_v : (size_t)tn * (BN / 2));
+  // The tile's first row (M- or N-major) or first column (k-major).
+  __global const double* A = (__global const double*)A0 + a_off + (A_MK ? (size_t)tm * BM * lda : (size_t)tm * BM);
+  __global const double* B = (__global const double*)B0 + b_off + (B_NK ? (size_t)tn * BN * ldb : (size_t)tn * BN);
   // Each lane's rows of A and B (g, plus multiples of 8) share one swizzle.
   const int ax = A_MK ? 4 * SWZ(g) : 0, bx = B_NK ? 4 * SWZ(g) : 0;
   const int ktiles = Kp / BK;
@@ -180,14 +250,14 @@ void dmma(const int M, const int N, const int K, const int Kp, double alpha, dou
 
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < ktiles) load_tile(AS(s), BS(s), A, lda_v, B, ldb_v, s, lid);
+    if (s < ktiles) load_tile(AS(s), BS(s), A, lda, B, ldb, s, lid, m_in, n_in, K);
     CP_COMMIT();
   }
   for (int kt = 0; kt < ktiles; ++kt) {
     CP_WAIT(STAGES - 2);           // tile kt has landed (this work-item's copies)...
     barrier(CLK_LOCAL_MEM_FENCE);  // ... and everyone's; the slot of tile kt-1 is free again
     const int next = kt + STAGES - 1;
-    if (next < ktiles) load_tile(AS(next % STAGES), BS(next % STAGES), A, lda_v, B, ldb_v, next, lid);
+    if (next < ktiles) load_tile(AS(next % STAGES), BS(next % STAGES), A, lda, B, ldb, next, lid, m_in, n_in, K);
     CP_COMMIT();
     // Element (row x, k) of the lane's rows: k-major tiles step LD per k, M- or N-major ones BK per row.
     __local const double* as = AS(kt % STAGES) + (A_MK ? (wm + g) * BK : wm + g);

@@ -57,6 +57,20 @@ KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size
   return ps;
 }
 
+KernelParams dmma_grouped_tiles(const DeviceInfo& device, size_t mean_m) {
+  KernelParams ps;
+  if (mean_m >= 256) {
+    ps["BM"] = 128;
+  } else {
+    ps["BM"] = 64;
+    ps["BK"] = 16;
+    ps["STAGES"] = 2;
+  }
+  ps["BN"] = 64;
+  if (sm90_or_newer(device)) ps["MMA_K"] = 8;
+  return ps;
+}
+
 const GemmKernelDescriptor& dmma_descriptor() {
   static const GemmKernelDescriptor d = [] {
     GemmKernelDescriptor d;

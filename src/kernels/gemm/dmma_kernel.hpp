@@ -20,4 +20,8 @@ KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t bat
 // tiles are read in place, and the instruction as dmma_tiles.
 KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k);
 
+// The parameters for a grouped call whose problems have `mean_m` rows on average: as
+// dmma_batch_tiles for sides that 128 and 16 do not divide (every copy is guarded).
+KernelParams dmma_grouped_tiles(const DeviceInfo& device, size_t mean_m);
+
 }  // namespace clgemm::detail
