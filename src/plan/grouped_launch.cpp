@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <climits>
 #include <functional>
+#include <string>
+#include <utility>
 
 namespace clgemm::detail {
 
@@ -102,6 +104,16 @@ std::optional<GroupedPlan> plan_grouped_xgemm(const DeviceInfo& device, const st
   return plan;
 }
 
+// A command that runs `d`'s kernel, built with `options`.
+Command kernel_command(const GemmKernelDescriptor& d, std::string what, std::string options) {
+  Command c;
+  c.what = std::move(what);
+  c.sources = d.program_sources();
+  c.entry = d.entry;
+  c.options = std::move(options);
+  return c;
+}
+
 // The grouped kernel (gemm/grouped.cl): per problem its sizes, leading dimensions, offsets,
 // transposes, first tile and tiles along n.
 Command grouped_command(const std::vector<RowMajorGemm>& problems, const KernelParams& ps, BatchArrays& arrays,
@@ -115,11 +127,8 @@ Command grouped_command(const std::vector<RowMajorGemm>& problems, const KernelP
     tiles += ceil_div(g.m, tm) * tiles_n;
   }
   const GemmKernelDescriptor& d = grouped_descriptor();
-  Command c;
-  c.what = "grouped";
-  c.sources = d.program_sources();
-  c.entry = d.entry;
-  c.options = build_options(ps) + storage_options(problems.front().type, problems.front().c_type);
+  Command c = kernel_command(d, "grouped",
+                             build_options(ps) + storage_options(problems.front().type, problems.front().c_type));
   const cl::NDRange local = d.local(ps);
   c.dims = 2;
   c.global = {tiles * local[0], local[1], 1};
@@ -156,15 +165,13 @@ Command xgemm_command(const std::vector<RowMajorGemm>& problems, const KernelPar
     tiles += ceil_div(g.m, mwg) * tiles_n;
   }
   const GemmKernelDescriptor& d = xgemm_descriptor();
-  Command c;
-  c.what = "xgemm, grouped";
-  c.sources = d.program_sources();
-  c.entry = d.entry;
-  c.options = build_options(ps) + storage_options(DataType::F32, first.c_type) + flag("C_VEC", c_vec) +
-              flag("A_KM", a_km) + flag("A_VEC", a_vec) + flag("B_KN", b_kn) + flag("B_VEC", b_vec) +
-              flag("B_PAIRS", b_pairs) + flag("GUARD_M", true) + flag("GUARD_N", true) + flag("GUARD_K", true) +
-              flag("SPLIT", false) + " -DSPLITS=1" + flag("SK_LOOP", false) + flag("NV_FENCE", false) +
-              flag("BATCHED", false) + flag("GROUPED", true);
+  Command c = kernel_command(
+      d, "xgemm, grouped",
+      build_options(ps) + storage_options(DataType::F32, first.c_type) + flag("C_VEC", c_vec) + flag("A_KM", a_km) +
+          flag("A_VEC", a_vec) + flag("B_KN", b_kn) + flag("B_VEC", b_vec) + flag("B_PAIRS", b_pairs) +
+          flag("GUARD_M", true) + flag("GUARD_N", true) + flag("GUARD_K", true) + flag("SPLIT", false) +
+          " -DSPLITS=1" + flag("SK_LOOP", false) + flag("NV_FENCE", false) + flag("BATCHED", false) +
+          flag("GROUPED", true));
   c.min_groups_per_cu = unsigned(p(ps, "MINWG"));
   const cl::NDRange local = d.local(ps);
   c.dims = 3;
@@ -193,12 +200,9 @@ Command dmma_command(const std::vector<RowMajorGemm>& problems, const KernelPara
     tiles += ceil_div(g.m, bm) * tiles_n;
   }
   const GemmKernelDescriptor& d = dmma_descriptor();
-  Command c;
-  c.what = "dmma, grouped";
-  c.sources = d.program_sources();
-  c.entry = d.entry;
-  c.options = build_options(ps) + flag("A_MK", !first.trans_a) + flag("B_NK", first.trans_b) +
-              flag("BATCHED", false) + flag("GROUPED", true) + flag("COPY8", copy8);
+  Command c = kernel_command(d, "dmma, grouped",
+                             build_options(ps) + flag("A_MK", !first.trans_a) + flag("B_NK", first.trans_b) +
+                                 flag("BATCHED", false) + flag("GROUPED", true) + flag("COPY8", copy8));
   const cl::NDRange local = d.local(ps);
   c.dims = 1;
   c.global = {tiles * local[0], 1, 1};
