@@ -1,8 +1,8 @@
 // dmma_in_place_test.cpp — the dmma kernel (double on FP64 tensor cores) reading the caller's
 // matrices in place in every form it takes: A as At (K×M) or M×K (A_MK), B as K×N or N×K (B_NK),
-// wherever they are whole tiles on 16-byte boundaries, so that batches of small items pay no
-// copy. The commands are checked on every device; the results, against a float64 loop with guard
-// zones around every item of C, where the device has the FP64 tensor cores.
+// whole tiles or ragged (GUARD), on 16-byte boundaries or off them (a double at a time), so that
+// no call pays a copy. The commands are checked on every device; the results, against a float64
+// loop with guard zones around every item of C, where the device has the FP64 tensor cores.
 #include <clgemm/gemm.hpp>
 
 #include "test_support.hpp"
@@ -42,7 +42,8 @@ struct Batch {
   size_t a_outer = 0, a_inner = 0, b_outer = 0, b_inner = 0, c_outer = 0, c_inner = 0;
 };
 
-Batch batch_of(const Form& f, size_t count, size_t m, size_t n, size_t k) {
+// With `odd`, A's and B's rows have odd lengths and start at odd offsets (off 16-byte boundaries).
+Batch batch_of(const Form& f, size_t count, size_t m, size_t n, size_t k, bool odd = false) {
   Batch b;
   b.count = count;
   GemmCall& c = b.call;
@@ -55,8 +56,8 @@ Batch batch_of(const Form& f, size_t count, size_t m, size_t n, size_t k) {
   b.a_outer = row ? a_rows : a_cols, b.a_inner = row ? a_cols : a_rows;
   b.b_outer = row ? b_rows : b_cols, b.b_inner = row ? b_cols : b_rows;
   b.c_outer = row ? m : n, b.c_inner = row ? n : m;
-  c.a = {nullptr, 2, b.a_inner + 4};
-  c.b = {nullptr, 4, b.b_inner + 2};
+  c.a = {nullptr, odd ? 3u : 2u, odd ? b.a_inner | 1 : b.a_inner + 4};
+  c.b = {nullptr, odd ? 1u : 4u, odd ? (b.b_inner + 2) | 1 : b.b_inner + 2};
   c.c = {nullptr, kGuard, b.c_inner + 3};
   b.sa = b.a_outer * c.a.ld + 6, b.sb = b.b_outer * c.b.ld + 2, b.sc = b.c_outer * c.c.ld + kGuard;
   return b;
@@ -93,28 +94,28 @@ TEST(DmmaInPlace, WholeTilesOfEveryFormRunWithoutACopy) {
   EXPECT_TRUE(has(options_of(Transpose::Yes, Transpose::Yes), "-DA_MK=0 -DB_NK=1"));
 }
 
-TEST(DmmaInPlace, WhatIsNotWholeTilesOnPairsOfDoublesIsPacked) {
+TEST(DmmaInPlace, RaggedOrMisalignedOperandsAreReadInPlaceToo) {
   const DeviceInfo d = fake_h200();
   const GemmOptions o = forced(GemmPath::Tensor, {{"BM", 64}, {"BN", 64}});
   const Form row{Layout::RowMajor, Transpose::No, Transpose::No};
-  const auto commands = [&](Batch b) {
-    const CallPlan plan = plan_call(d, b.call, o, b.count, b.sa, b.sb, b.sc);
-    std::string whats;
-    for (const auto& c : plan.commands) whats += c.what + "; ";
-    return whats;
-  };
+  const auto plan_of = [&](const Batch& b) { return plan_call(d, b.call, o, b.count, b.sa, b.sb, b.sc); };
+  const CallPlan whole = plan_of(batch_of(row, 3, 128, 64, 40));
+  EXPECT_TRUE(has(whole, "-DGUARD=0")) << whole.describe();
+  EXPECT_TRUE(has(whole, "-DA_UNIT=2 -DB_UNIT=2")) << whole.describe();
+  // Rows off 16-byte boundaries are copied a double at a time (a unit of one double).
   Batch odd_lda = batch_of(row, 3, 128, 64, 40);
   odd_lda.call.a.ld += 1;
-  EXPECT_NE(commands(odd_lda).find("pack op(A)"), std::string::npos) << commands(odd_lda);
-  EXPECT_EQ(commands(odd_lda).find("pack op(B)"), std::string::npos) << commands(odd_lda);
+  EXPECT_TRUE(runs_dmma_alone(plan_of(odd_lda)));
+  EXPECT_TRUE(has(plan_of(odd_lda), "-DA_UNIT=1 -DB_UNIT=2")) << plan_of(odd_lda).describe();
   Batch odd_b_offset = batch_of(row, 3, 128, 64, 40);
   odd_b_offset.call.b.offset = 3;
-  EXPECT_NE(commands(odd_b_offset).find("pack op(B)"), std::string::npos) << commands(odd_b_offset);
-  EXPECT_EQ(commands(odd_b_offset).find("pack op(A)"), std::string::npos) << commands(odd_b_offset);
-  // K of 36 is no whole number of 8-deep tiles: both operands are padded.
-  const std::string ragged = commands(batch_of(row, 3, 128, 64, 36));
-  EXPECT_NE(ragged.find("pack op(A)"), std::string::npos) << ragged;
-  EXPECT_NE(ragged.find("pack op(B)"), std::string::npos) << ragged;
+  EXPECT_TRUE(has(plan_of(odd_b_offset), "-DA_UNIT=2 -DB_UNIT=1")) << plan_of(odd_b_offset).describe();
+  // Sizes the tiles do not divide (K of 36, M of 100) are read with guarded copies.
+  for (const Batch& ragged : {batch_of(row, 3, 128, 64, 36), batch_of(row, 3, 100, 64, 40)}) {
+    const CallPlan plan = plan_of(ragged);
+    EXPECT_TRUE(runs_dmma_alone(plan));
+    EXPECT_TRUE(has(plan, "-DGUARD=1")) << plan.describe();
+  }
 }
 
 // Runs `b` (forced onto dmma with `params`) on fresh random data and returns the first failure:
@@ -184,20 +185,28 @@ TEST(DmmaInPlace, EveryFormMatchesAFloat64Loop) {
   struct Tiling {
     KernelParams params;
     size_t count, m, n, k;
+    bool odd;
   };
   const Tiling tilings[] = {
-      {{{"BM", 32}, {"BN", 32}}, 5, 32, 64, 32},
-      {{{"BM", 64}, {"BN", 64}}, 3, 128, 64, 40},
-      {{{"BM", 128}, {"BN", 64}}, 2, 128, 128, 72},
-      {{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"STAGES", 2}}, 2, 64, 128, 48},
+      {{{"BM", 32}, {"BN", 32}}, 5, 32, 64, 32, false},
+      {{{"BM", 64}, {"BN", 64}}, 3, 128, 64, 40, false},
+      {{{"BM", 128}, {"BN", 64}}, 2, 128, 128, 72, false},
+      {{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"STAGES", 2}}, 2, 64, 128, 48, false},
+      // Ragged sizes, rows on and off 16-byte boundaries.
+      {{{"BM", 64}, {"BN", 64}}, 3, 100, 70, 37, false},
+      {{{"BM", 128}, {"BN", 64}}, 2, 129, 65, 63, true},
+      {{{"BM", 32}, {"BN", 32}}, 4, 7, 9, 13, true},
+      {{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"STAGES", 2}}, 2, 65, 127, 100, true},
+      {{{"BM", 64}, {"BN", 64}}, 2, 64, 64, 40, true},
   };
   for (const Tiling& t : tilings)
     for (const Form& f : kForms) {
-      const Batch b = batch_of(f, t.count, t.m, t.n, t.k);
+      const Batch b = batch_of(f, t.count, t.m, t.n, t.k, t.odd);
       const CallPlan plan = plan_call(dev, b.call, forced(GemmPath::Tensor, t.params), b.count, b.sa, b.sb, b.sc);
       EXPECT_TRUE(runs_dmma_alone(plan)) << form_text(f);
       EXPECT_EQ(run_and_check(b, t.params, rng), "")
-          << form_text(f) << ", " << t.count << " × " << t.m << "×" << t.n << "×" << t.k << ", BM "
+          << form_text(f) << ", " << t.count << " × " << t.m << "×" << t.n << "×" << t.k
+          << (t.odd ? ", odd rows" : "") << ", BM "
           << t.params.at("BM") << " BN " << t.params.at("BN") << ", seed " << seed;
     }
 }

@@ -39,8 +39,8 @@ TEST(DmmaPlan, LargeDoubleCallsTakeTheFp64TensorCores) {
   EXPECT_EQ(plan_gemm(d, 640, 640, 640, {}, DataType::F64, 2).params.at("BM"), 64) << "50 tiles";
   EXPECT_EQ(plan_gemm(d, 640, 640, 640, {}, DataType::F64, 3).params.at("BM"), 128) << "150 tiles";
   EXPECT_NE(plan_gemm(d, 256, 256, 256, {}, DataType::F64).path, GemmPath::Tensor);
-  // Smaller batches take it where their items are whole tiles of 32 (read in place) of at least 64³
-  // multiply-adds, with tiles that divide the items, from 2^26 multiply-adds in all.
+  // Smaller batches take it for items of at least 64³ multiply-adds and K from 32, from 2^26
+  // multiply-adds in all, in the tiles that pad the items least.
   const auto tiles = [&](size_t m, size_t n, size_t k, size_t batch) {
     const GemmPlan p = plan_gemm(d, m, n, k, {}, DataType::F64, batch);
     const auto at = [&](const char* name) { return std::to_string(p.params.at(name)); };
@@ -55,8 +55,10 @@ TEST(DmmaPlan, LargeDoubleCallsTakeTheFp64TensorCores) {
   EXPECT_EQ(tiles(384, 64, 64, 2048), "128x64x8");
   EXPECT_EQ(plan_gemm(d, 64, 64, 64, {}, DataType::F64, 4096).params.at("STAGES"), 2) << "BK 16 in two stages";
   EXPECT_EQ(tiles(64, 64, 64, 8), "not dmma") << "2^21 multiply-adds";
-  EXPECT_EQ(tiles(100, 100, 100, 4096), "not dmma") << "no whole tiles";
-  EXPECT_EQ(tiles(64, 64, 36, 8192), "not dmma") << "K not a multiple of 8";
+  EXPECT_EQ(tiles(100, 100, 100, 4096), "64x64x8");
+  EXPECT_EQ(tiles(300, 90, 129, 1024), "64x32x8") << "128 rows pad 300 to 384, 64 to 320";
+  EXPECT_EQ(tiles(64, 64, 100, 4096), "64x64x8");
+  EXPECT_EQ(tiles(64, 64, 36, 8192), "not dmma") << "items under 64³";
   EXPECT_EQ(tiles(64, 64, 16, 65536), "not dmma") << "K under 32";
 }
 
@@ -83,20 +85,20 @@ TEST(DmmaPlan, ForcedWhereItCannotRunIsRefused) {
   }
 }
 
-TEST(DmmaPlan, PacksWhatIsNotWholeTilesAndRunsDmma) {
+TEST(DmmaPlan, ReadsWhatIsNotWholeTilesInPlaceWithGuards) {
   GemmCall call;
   call.m = 1000, call.n = 1000, call.k = 1000;
   call.a.ld = call.b.ld = call.c.ld = 1000;
   call.a_type = call.b_type = call.c_type = DataType::F64;
   const CallPlan plan = plan_call(fake_h200(), call);
-  ASSERT_EQ(plan.commands.size(), 3u) << plan.describe();
-  EXPECT_EQ(plan.commands[2].what, "dmma");
-  EXPECT_NE(plan.commands[2].options.find("-DMMA_K=8"), std::string::npos) << plan.commands[2].options;
-  EXPECT_NE(plan.commands[2].options.find("-DPRECISION=64"), std::string::npos) << plan.commands[2].options;
-  // At (K×M) and B padded to whole tiles of doubles.
-  ASSERT_EQ(plan.temporaries.size(), 2u);
-  EXPECT_EQ(plan.temporaries[0].bytes, 1000u * 1024 * 8);
-  EXPECT_EQ(plan.temporaries[1].bytes, 1000u * 1024 * 8);
+  ASSERT_EQ(plan.commands.size(), 1u) << plan.describe();
+  EXPECT_TRUE(plan.temporaries.empty()) << plan.describe();
+  const std::string& options = plan.commands[0].options;
+  EXPECT_EQ(plan.commands[0].what, "dmma");
+  for (const char* o : {"-DMMA_K=8", "-DPRECISION=64", "-DGUARD=1", "-DA_MK=1", "-DB_NK=0", "-DA_UNIT=2"})
+    EXPECT_NE(options.find(o), std::string::npos) << o << " in " << options;
+  call.a.ld = 1001;  // rows of A off 16-byte boundaries: a double at a time
+  EXPECT_NE(plan_call(fake_h200(), call).commands[0].options.find("-DA_UNIT=1 -DB_UNIT=2"), std::string::npos);
 }
 
 }  // namespace

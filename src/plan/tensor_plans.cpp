@@ -25,7 +25,7 @@ namespace {
 constexpr size_t kTensorMinSide = 1024;
 constexpr double kTensorMinWork = 2048.0 * 2048 * 2048;
 constexpr double kTensorMinWaveUse = 0.8;
-// Multiply-adds from which a batch of small f64 items, whole tiles of 32, takes the dmma kernel: in
+// Multiply-adds from which a batch of small f64 items takes the dmma kernel: in
 // all, and in each item (H100, `force_probe f64`: 32³ items ran 5.1 TFLOP/s there against 5.9 on
 // the SIMT kernels at 4096 of them; 64³ items 12.3 against 8.6 at 4096, 7.8 against 5.6 at 256).
 constexpr double kBatchInPlace = 67108864.0;  // 2^26
@@ -157,9 +157,9 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
 // multiply-adds with no side under 64, on batches of at least 2^31 of items from 256³ (H100,
 // `force_probe f64`, TFLOP/s: 256 × 256³ 19.6 in 64×64 tiles against 17.1 on the SIMT kernels in
 // one run, 28.6 in 128×64 tiles against 24.4 in 64×64 ones in another), and on batches of
-// kBatchInPlace multiply-adds or more whose items are whole tiles of 32 and at least kItemInPlace,
-// which it reads in place in every layout (dmma_batch_tiles). Other calls keep the SIMT kernels and
-// their tuned entries.
+// kBatchInPlace multiply-adds or more of items of at least kItemInPlace and K from 32, in tiles
+// that fit them (dmma_batch_tiles). It reads every operand in place (tile_launch.cpp). Other calls
+// keep the SIMT kernels and their tuned entries.
 std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o,
                                   size_t batch) {
   const bool forced = o.force_path == GemmPath::Tensor;
@@ -169,27 +169,27 @@ std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, 
   const double item = double(m) * double(n) * double(k);
   const bool large = m >= 64 && n >= 64 && k >= 64 &&
                      (item >= 512.0 * 512 * 512 || (item >= 256.0 * 256 * 256 && item * double(batch) >= 2147483648.0));
-  const bool whole_items = !large && batch > 1 && m % 32 == 0 && n % 32 == 0 && k % 8 == 0 && k >= 32 &&
-                           item >= kItemInPlace && item * double(batch) >= kBatchInPlace;
+  const bool small_items =
+      !large && batch > 1 && k >= 32 && item >= kItemInPlace && item * double(batch) >= kBatchInPlace;
   if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
-                  !(large || whole_items)))
+                  !(large || small_items)))
     return std::nullopt;
   KernelParams ps = !o.force_params.empty() ? o.force_params
-                    : whole_items           ? dmma_batch_tiles(device, m, n, k)
+                    : small_items           ? dmma_batch_tiles(device, m, n, k)
                                             : dmma_tiles(device, m, n, batch);
   ps["PRECISION"] = 64;
   GemmPlan plan;
   plan.path = GemmPath::Tensor;
   plan.params = resolve_params(dmma_descriptor(), device, ps);
   plan.source = !o.force_params.empty() ? "the caller's overrides of the dmma kernel's defaults"
-                : whole_items           ? "the dmma kernel's tiles that divide the items"
+                : small_items           ? "the dmma kernel's tiles for batches of small items"
                                         : "the dmma kernel's defaults";
   // A tuned entry (`clgemm tune --tensor --precision f64`): the rule for fewer tiles than compute
   // units beats tiles tuned at 2048³ or 4096³ where it applies.
-  if (o.force_params.empty() && !whole_items)
+  if (o.force_params.empty() && !small_items)
     take_tensor_entry(plan, device, dmma_descriptor(), DataType::F64, {m, n, k}, {{"PRECISION", 64}});
   plan.reason = forced        ? "path forced by the caller"
-                : whole_items ? "a batch of double items of whole tiles, read in place by the FP64 tensor cores"
+                : small_items ? "a batch of small double items, read in place by the FP64 tensor cores"
                               : "double on the FP64 tensor cores (mma.sync f64)";
   return plan;
 }

@@ -237,9 +237,11 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
 }
 
 // The tensor path: xmma.cl (f32) on At (K×M) and B (K×N); dmma.cl (f64) on those, or on A as M×K
-// and B as N×K (A_MK, B_NK). The kernels read whole tiles without guards, so an operand goes in
-// place only where it already is whole tiles of a form its kernel reads, on 16-byte boundaries;
-// anything else is packed into a zero-padded temporary (At, K×N).
+// and B as N×K (A_MK, B_NK). xmma reads whole tiles without guards, so an operand goes in place
+// only where it already is whole tiles of a form it reads, on 16-byte boundaries; anything else is
+// packed into a zero-padded temporary (At, K×N). dmma reads both operands in place in whichever
+// form they are stored: with its copies guarded (GUARD) where the tiles do not divide the
+// matrices, and a double at a time (a unit of one) for an operand off 16-byte boundaries.
 void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
   const bool f64 = g.type == DataType::F64;
   const GemmKernelDescriptor& d = f64 ? dmma_descriptor() : xmma_descriptor();
@@ -247,13 +249,15 @@ void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
   const KernelParams& ps = plan.params;
   const size_t bm = p(ps, "BM"), bn = p(ps, "BN"), bk = p(ps, "BK");
   const size_t pm = round_up(g.m, bm), pn = round_up(g.n, bn), pk = round_up(g.k, bk);
-  const bool a_whole = g.m == pm && g.k == pk && aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, unit);
-  const bool b_whole = g.n == pn && g.k == pk && aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, unit);
-  const bool a_mk = f64 && !g.trans_a && a_whole, b_nk = f64 && g.trans_b && b_whole;
-  const bool a_packed = !((g.trans_a || a_mk) && a_whole);
-  const bool b_packed = !((!g.trans_b || b_nk) && b_whole);
-  TileOperand a{a_packed, 0, pk * pm, unit, pm / unit};
-  TileOperand bo{b_packed, 0, pk * pn, unit, pn / unit};
+  const bool a_aligned = aligned_to(g.a.ld, g.a.offset, s.a_stride, s.a_offsets, unit);
+  const bool b_aligned = aligned_to(g.b.ld, g.b.offset, s.b_stride, s.b_offsets, unit);
+  const bool a_whole = g.m == pm && g.k == pk && a_aligned, b_whole = g.n == pn && g.k == pk && b_aligned;
+  const bool a_mk = f64 && !g.trans_a, b_nk = f64 && g.trans_b;
+  const bool a_packed = !f64 && !(g.trans_a && a_whole);
+  const bool b_packed = !f64 && !(!g.trans_b && b_whole);
+  const bool guard = f64 && !(g.m == pm && g.n == pn && g.k == pk);
+  TileOperand a{a_packed, 0, pk * pm, f64 && !a_aligned ? 1 : unit, pm / unit};
+  TileOperand bo{b_packed, 0, pk * pn, f64 && !b_aligned ? 1 : unit, pn / unit};
   const std::vector<Piece> batch = pieces_with_packs(b, g, s, a, bo);
   const cl::NDRange global = d.global({pm, pn, pk}, ps), local = d.local(ps);
   for (const Piece& piece : batch) {
@@ -263,7 +267,8 @@ void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
     c.what = d.info.id;
     c.sources = d.program_sources();
     c.entry = d.entry;
-    c.options = build_options(ps) + (f64 ? flag("A_MK", a_mk) + flag("B_NK", b_nk) : "") + batch_options(piece.s, a, bo);
+    c.options = build_options(ps) + (f64 ? flag("A_MK", a_mk) + flag("B_NK", b_nk) + flag("GUARD", guard) : "") +
+                batch_options(piece.s, a, bo);
     c.args = tile_kernel_args(piece.g, piece.s, pk, a, bo);
     c.args.insert(c.args.end(), {Arg::i32(int64_t(pn / bn)), scalars, offsets});
     c.dims = 2;

@@ -4,19 +4,19 @@
 // instruction: 4, m8n8k4 (sm_80 and newer); 8, m16n8k8, or 16, m16n8k16 (sm_90 and newer). An
 // H100 ran m16n8k8 about twice as fast as m8n8k4.
 //
-// Operands (built with PRECISION=64) are rows of lda_v / ldb_v pairs of doubles, starting a_off_v /
-// b_off_v pairs in: A as At (K×M), or with A_MK as M×K; B as K×N, or with B_NK as N×K. Every tile
-// the kernel reads lies inside them: the host pads M to BM, N to BN and K to BK with zeros (At and
-// K×N), or reads the caller's matrices in place where they are already whole tiles in either form,
-// so that batches of small items pay no copy. C is the caller's (M×N, row stride ldc, offset
+// Operands (built with PRECISION=64) are rows of lda_v / ldb_v units, starting a_off_v / b_off_v
+// units in, a unit being A_UNIT or B_UNIT doubles (batch.cl): A as At (K×M), or with A_MK as M×K;
+// B as K×N, or with B_NK as N×K. An operand of one-double units (rows off 16-byte boundaries) is
+// copied a double at a time, one of pairs a pair at a time. Without GUARD every tile the kernel
+// reads lies inside the operands (whole tiles, or a zero-padded copy); with GUARD each copy that
+// reaches past M, N or K reads only what lies inside and fills the rest with zeros, so that the
+// caller's matrices of any size are read in place. C is the caller's (M×N, row stride ldc, offset
 // c_offset); stores are guarded, so nothing outside M×N is written.
 //
 // GROUPED = 1: a grouped call, its problems' tiles of C laid end to end. `offsets` holds
 // GROUP_FIELDS numbers per problem (below), `scalars` its alpha and beta, and M the number of
-// problems; each work-group finds its problem by a binary search of their first tiles. The
-// operands are the caller's, read in place with every copy guarded: a copy that reaches past the
-// problem's M, N or K reads only what lies inside and fills the rest with zeros. With COPY8 each
-// pair of doubles is copied as two, for rows that do not start on 16-byte boundaries.
+// problems; each work-group finds its problem by a binary search of their first tiles. Copies
+// are guarded; with COPY8 they move a double at a time (rows off 16-byte boundaries).
 //
 // A work-group computes BM×BN of C with (BM/WM)·(BN/WN) warps; each warp computes WM×WN as
 // (WM/8)×(WN/8) m8n8 tiles. K goes in tiles of BK through a STAGES-deep cp.async pipeline.
@@ -63,6 +63,12 @@
 #ifndef COPY8
 #define COPY8 0     // 1: (grouped calls) copies of one double, for A's and B's rows at any offset
 #endif
+#ifndef GUARD
+#define GUARD GROUPED  // 1: every copy guarded against M, N and K (above)
+#endif
+// Whether an operand's copies move one double at a time.
+#define A_COPY8 (GROUPED ? COPY8 : A_UNIT == 1)
+#define B_COPY8 (GROUPED ? COPY8 : B_UNIT == 1)
 
 // A problem's numbers in a grouped call's `offsets`, in this order.
 #define GROUP_M 0
@@ -146,37 +152,39 @@
 #define A_PER_TILE (MMA_K == 4 ? 1 : MMA_K / 2)
 #define B_PER_TILE (MMA_K / 4)
 
-// Starts the copy of a pair of doubles: whole, or in a grouped call the first `inside` of them
-// (0-2; the rest zeros, nothing read past them). A copy that reads nothing names `base`, the
-// tile's first element, which lies inside the operand.
+// Starts the copy of a pair of doubles, as one 16-byte copy or (`copy8`) two of 8: whole, or with
+// GUARD the first `inside` of them (0-2; the rest zeros, nothing read past them). A copy that
+// reads nothing names `base`, the tile's first element, which lies inside the operand.
 inline void copy_chunk(__local double* dst, __global const double* src, __global const double* base,
-                       const int inside) {
-#if GROUPED && COPY8
-  CP_ASYNC8_ZFILL((uint)(size_t)dst, inside > 0 ? src : base, inside > 0 ? 8 : 0);
-  CP_ASYNC8_ZFILL((uint)(size_t)(dst + 1), inside > 1 ? src + 1 : base, inside > 1 ? 8 : 0);
-#elif GROUPED
-  CP_ASYNC16_ZFILL((uint)(size_t)dst, inside > 0 ? src : base, 8 * clamp(inside, 0, 2));
-#else
-  CP_ASYNC16(dst, src);
-#endif
+                       const int inside, const bool copy8) {
+  const int n = GUARD ? clamp(inside, 0, 2) : 2;
+  if (copy8) {
+    CP_ASYNC8_ZFILL((uint)(size_t)dst, n > 0 ? src : base, n > 0 ? 8 : 0);
+    CP_ASYNC8_ZFILL((uint)(size_t)(dst + 1), n > 1 ? src + 1 : base, n > 1 ? 8 : 0);
+  } else if (GUARD) {
+    CP_ASYNC16_ZFILL((uint)(size_t)dst, n > 0 ? src : base, 8 * n);
+  } else {
+    CP_ASYNC16(dst, src);
+  }
 }
 
 // Starts the copies of one operand's K-tile `kt` (`rows` wide) into one pipeline slot: from k-major
 // rows (row k, chunks along m or n), or with `along_k` from rows of BK doubles (row m or n, chunks
 // along k), which land swizzled. `rows_in` of the tile's rows (m or n) and K of its k lie inside
-// the operand (grouped calls).
+// the operand (with GUARD).
 inline void load_operand(__local double* dst, __global const double* src, const int ld, const int rows,
                          const int ld_local, const bool along_k, const int chunks, const int kt, const int lid,
-                         const int rows_in, const int K) {
+                         const int rows_in, const int K, const bool copy8) {
 #pragma unroll
   for (int i = 0; i < chunks / THREADS; ++i) {
     const int c = i * THREADS + lid;
     if (along_k) {
       const int r = c / (BK / 2), v = c % (BK / 2), k = kt * BK + 2 * v;
-      copy_chunk(dst + r * BK + 2 * (v ^ (2 * SWZ(r))), src + (size_t)r * ld + k, src, r < rows_in ? K - k : 0);
+      copy_chunk(dst + r * BK + 2 * (v ^ (2 * SWZ(r))), src + (size_t)r * ld + k, src, r < rows_in ? K - k : 0,
+                 copy8);
     } else {
       const int r = c / (rows / 2), v = c % (rows / 2), k = kt * BK + r;
-      copy_chunk(dst + r * ld_local + v * 2, src + (size_t)k * ld + 2 * v, src, k < K ? rows_in - 2 * v : 0);
+      copy_chunk(dst + r * ld_local + v * 2, src + (size_t)k * ld + 2 * v, src, k < K ? rows_in - 2 * v : 0, copy8);
     }
   }
 }
@@ -184,8 +192,8 @@ inline void load_operand(__local double* dst, __global const double* src, const 
 inline void load_tile(__local double* as, __local double* bs, __global const double* A, const int lda,
                       __global const double* B, const int ldb, const int kt, const int lid, const int m_in,
                       const int n_in, const int K) {
-  load_operand(as, A, lda, BM, LDA, A_MK, A_CHUNKS, kt, lid, m_in, K);
-  load_operand(bs, B, ldb, BN, LDB, B_NK, B_CHUNKS, kt, lid, n_in, K);
+  load_operand(as, A, lda, BM, LDA, A_MK, A_CHUNKS, kt, lid, m_in, K, A_COPY8);
+  load_operand(bs, B, ldb, BN, LDB, B_NK, B_CHUNKS, kt, lid, n_in, K, B_COPY8);
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
@@ -200,8 +208,8 @@ void dmma(int M, int N, int K, int Kp, double alpha, double beta,
 #endif
   int tile = get_group_id(0);
   // A's and B's offsets and row lengths in doubles.
-  ulong a_off = 2 * a_off_v, b_off = 2 * b_off_v;
-  int lda = 2 * lda_v, ldb = 2 * ldb_v;
+  ulong a_off = A_UNIT * a_off_v, b_off = B_UNIT * b_off_v;
+  int lda = A_UNIT * lda_v, ldb = B_UNIT * ldb_v;
 #if GROUPED
   {
     // The last problem whose first tile is at or before this one (problems without tiles share

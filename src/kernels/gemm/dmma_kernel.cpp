@@ -46,10 +46,14 @@ KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t bat
 // 22.2 in 64×64 ones, BK 16), where BK 16 does not fit three stages in 48 KiB.
 KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k) {
   KernelParams ps;
-  const bool tall_tiles = m % 128 == 0 && m >= 256;
-  ps["BM"] = tall_tiles ? 128 : m % 64 == 0 ? 64 : 32;
-  ps["BN"] = n % 64 == 0 ? 64 : 32;
-  if (!tall_tiles && k % 16 == 0) {
+  // The larger of two sizes unless the smaller one pads less.
+  const auto pick = [](size_t side, size_t small, size_t large) {
+    return round_up(side, large) == round_up(side, small) ? large : small;
+  };
+  const bool tall_tiles = m >= 256 && pick(m, 64, 128) == 128;
+  ps["BM"] = tall_tiles ? 128 : pick(m, 32, 64);
+  ps["BN"] = pick(n, 32, 64);
+  if (!tall_tiles && pick(k, 8, 16) == 16) {
     ps["BK"] = 16;
     ps["STAGES"] = 2;
   }

@@ -15,13 +15,13 @@ long dmma_threads(const KernelParams& ps);
 // all items, would leave compute units idle.
 KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t batch);
 
-// The parameters for a batch of small items of m×n×k: tiles that divide them (BM 128, 64 or 32; BN
-// 64 or 32; BK 16 where it divides k and the tile is at most 64×64, else 8), so that items of whole
-// tiles are read in place, and the instruction as dmma_tiles.
+// The parameters for a batch of small items of m×n×k: tiles that pad them least (BM 128 from 256
+// rows, else 64 or 32; BN 64 or 32; BK 16 where the tile is at most 64×64, else 8), the larger of
+// two where both pad alike, and the instruction as dmma_tiles.
 KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k);
 
-// The parameters for a grouped call whose problems have `mean_m` rows on average: as
-// dmma_batch_tiles for sides that 128 and 16 do not divide (every copy is guarded).
+// The parameters for a grouped call whose problems have `mean_m` rows on average: 128×64 tiles
+// 8 deep from 256 rows, else 64×64 tiles 16 deep.
 KernelParams dmma_grouped_tiles(const DeviceInfo& device, size_t mean_m);
 
 }  // namespace clgemm::detail
