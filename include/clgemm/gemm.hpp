@@ -235,13 +235,16 @@ void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride
 // A grouped GEMM: problems of any shapes, each a GemmCall with its own m, n, k, transposes, alpha,
 // beta, offsets and leading dimensions, in one call and one launch. One launch needs what all
 // problems share: the layout, the element and compute types (f32, f64, f16 or bf16 as in gemm;
-// computed in float32 or float64, not on tensor cores), and the A, B and C buffers (each problem's
-// matrices lie at its own offsets in them; a problem that reads no A or B, with k = 0 or alpha =
-// 0, may leave those null). Problems with m or n = 0 are skipped; k = 0 scales C by beta. Every
+// computed in float32 or float64, never in reduced precision), and the A, B and C buffers (each
+// problem's matrices lie at its own offsets in them; a problem that reads no A or B, with k = 0 or
+// alpha = 0, may leave those null). Problems with m or n = 0 are skipped; k = 0 scales C by beta. Every
 // problem is checked as gemm checks a call, the message starting "problem i: ", and no problem's
 // C may share an element with another problem's A, B or C. On devices with the cp.async pipeline,
-// f32 and f64 problems that share their transposes run in the xgemm kernel; others in the direct
-// kernel's scheme, which GemmOptions::force_params (TM, TN, TK, WM, WN) or a forced path selects.
+// problems that share their transposes run in one of two kernels: f64 ones of at least 64³
+// multiply-adds on average and 2^26 in all on the FP64 tensor cores (IEEE double products and
+// sums; GemmPath::Tensor asks for this at any size, and fails with InvalidArgument where it cannot
+// run), other f32 and f64 ones in the xgemm kernel. Everything else runs in the direct kernel's
+// scheme, which GemmOptions::force_params (TM, TN, TK, WM, WN) or another forced path selects.
 // GemmOptions::math is not used.
 void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue, cl_event* event = nullptr,
                   const GemmOptions& options = {});
