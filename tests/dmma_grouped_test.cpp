@@ -48,14 +48,12 @@ TEST(DmmaGrouped, F64ProblemsTakeTheFp64TensorCoresWhereTheyPay) {
   const DeviceInfo d = fake_h200();
   const detail::GroupedPlan plan = detail::plan_grouped(d, problems_of(kRagged), {});
   EXPECT_EQ(plan.kernel, GroupedKernel::Dmma) << plan.source;
-  EXPECT_EQ(plan.params.at("BM"), 128) << "mean m 260";
   EXPECT_EQ(plan.params.at("MMA_K"), 8);
+  for (const char* name : {"BM", "BN"}) EXPECT_EQ(plan.params.at(name), 64) << name;
+  EXPECT_EQ(plan.params.at("BK"), 16);
+  EXPECT_EQ(plan.params.at("STAGES"), 2);
   const std::vector<GemmShape> small_m = {{96, 200, 512}, {128, 256, 600}, {64, 300, 200}, {112, 400, 800}};
-  const detail::GroupedPlan sixty_four = detail::plan_grouped(d, problems_of(small_m, true, true), {});
-  EXPECT_EQ(sixty_four.kernel, GroupedKernel::Dmma);
-  EXPECT_EQ(sixty_four.params.at("BM"), 64);
-  EXPECT_EQ(sixty_four.params.at("BK"), 16);
-  EXPECT_EQ(sixty_four.params.at("STAGES"), 2);
+  EXPECT_EQ(detail::plan_grouped(d, problems_of(small_m, true, true), {}).kernel, GroupedKernel::Dmma);
 
   // Not dmma: too little work, a different type, differing transposes.
   EXPECT_NE(detail::plan_grouped(d, problems_of({{64, 64, 64}, {100, 100, 100}}), {}).kernel, GroupedKernel::Dmma);
@@ -122,14 +120,14 @@ TEST(DmmaGrouped, OneCommandReadsEveryProblemInPlace) {
     const uint64_t* w = &list[12 * i];
     EXPECT_EQ(w[0], g.m);
     EXPECT_EQ(w[2], i == 1 ? 0 : g.k) << i;
-    EXPECT_EQ(w[3], i == 1 ? 0 : (g.k + 7) / 8 * 8) << i;
+    EXPECT_EQ(w[3], i == 1 ? 0 : (g.k + 15) / 16 * 16) << i;
     EXPECT_EQ(w[4], g.a.offset);
     EXPECT_EQ(w[5], g.a.ld);
     EXPECT_EQ(w[7], g.b.ld);
     EXPECT_EQ(w[11], tiles) << "first tile of problem " << i;
-    tiles += (g.m + 127) / 128 * ((g.n + 63) / 64);
+    tiles += (g.m + 63) / 64 * ((g.n + 63) / 64);
   }
-  EXPECT_EQ(c.global[0], tiles * 256) << "8 warps per 128×64 tile";
+  EXPECT_EQ(c.global[0], tiles * 128) << "4 warps per 64×64 tile";
 }
 
 // ---- on a device with the tensor path ------------------------------------------------------------
@@ -233,7 +231,8 @@ TEST(DmmaGrouped, RaggedProblemsMatchAFloat64Loop) {
       {1, 1, 1, 1.0, 0.0},       {7, 9, 13, -1.5, 0.5},    {65, 127, 63, 1.0, 0.0}, {129, 65, 1000, 0.5, -1.0},
       {33, 17, 0, 1.0, 0.25},    {64, 64, 31, 0.0, 2.0},   {300, 200, 50, 1.0, 1.0}, {127, 129, 7, 2.0, 0.0},
   };
-  const KernelParams tilings[] = {{}, {{"BM", 64}, {"BN", 64}, {"BK", 16}, {"STAGES", 2}}, {{"BM", 32}, {"BN", 32}}};
+  // The defaults (64×64, 16 deep), 128×64 tiles 8 deep in three stages, and one warp per tile.
+  const KernelParams tilings[] = {{}, {{"BM", 128}, {"BN", 64}}, {{"BM", 32}, {"BN", 32}}};
   for (const KernelParams& t : tilings)
     for (const bool odd : {false, true})
       for (const Layout layout : {Layout::RowMajor, Layout::ColMajor})

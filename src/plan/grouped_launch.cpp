@@ -70,7 +70,7 @@ std::optional<GroupedPlan> plan_grouped_dmma(const DeviceInfo& device, const std
   for (const RowMajorGemm& g : problems) total += double(g.m) * double(g.n) * double(g.k);
   if (!forced && (double(mean.m) * double(mean.n) * double(mean.k) < kDmmaMeanItem || total < kDmmaTotal))
     return std::nullopt;
-  KernelParams ps = dmma_grouped_tiles(device, mean.m);
+  KernelParams ps = dmma_grouped_tiles(device);
   for (const auto& [name, value] : options.force_params) ps[name] = value;
   ps["PRECISION"] = 64;
   GroupedPlan plan;

@@ -20,8 +20,8 @@ KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t bat
 // two where both pad alike, and the instruction as dmma_tiles.
 KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k);
 
-// The parameters for a grouped call whose problems have `mean_m` rows on average: 128×64 tiles
-// 8 deep from 256 rows, else 64×64 tiles 16 deep.
-KernelParams dmma_grouped_tiles(const DeviceInfo& device, size_t mean_m);
+// The parameters for a grouped call: 64×64 tiles 16 deep in two stages, and the instruction as
+// dmma_tiles.
+KernelParams dmma_grouped_tiles(const DeviceInfo& device);
 
 }  // namespace clgemm::detail
