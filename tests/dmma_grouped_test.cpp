@@ -64,10 +64,15 @@ TEST(DmmaGrouped, F64ProblemsTakeTheFp64TensorCoresWhereTheyPay) {
   mixed[2].trans_b = true;
   EXPECT_NE(detail::plan_grouped(d, mixed, {}).kernel, GroupedKernel::Dmma);
 
-  // Forced: taken for small problems, refused with the reason where it cannot run.
+  // Forced: taken for small problems, refused with the reason where it cannot run; forced
+  // parameters override the kernel's defaults, as for a single call.
   GemmOptions force;
   force.force_path = GemmPath::Tensor;
   EXPECT_EQ(detail::plan_grouped(d, problems_of({{7, 9, 13}}), force).kernel, GroupedKernel::Dmma);
+  const detail::GroupedPlan own = detail::plan_grouped(d, problems_of(kRagged), forced(GemmPath::Tensor, {{"BM", 128}}));
+  EXPECT_EQ(own.params.at("BM"), 128);
+  EXPECT_EQ(own.params.at("BK"), 8) << "the kernel's default, not the grouped tiles' 16";
+  EXPECT_EQ(own.params.at("STAGES"), 3);
   try {
     detail::plan_grouped(d, mixed, force);
     ADD_FAILURE() << "forcing dmma on differing transposes was accepted";

@@ -52,8 +52,8 @@ std::string dmma_refusal(const DeviceInfo& device, const std::vector<RowMajorGem
   return "";
 }
 
-// dmma's plan for the problems: where the caller forces the tensor path (with its overrides of
-// the tiles), or where nothing is forced and the problems have kDmmaMeanItem multiply-adds on
+// dmma's plan for the problems: where the caller forces the tensor path (GemmOptions::force_params
+// then override the kernel's defaults, as for a single call), or where nothing is forced and the problems have kDmmaMeanItem multiply-adds on
 // average and kDmmaTotal in all (dmma_grouped_tiles).
 std::optional<GroupedPlan> plan_grouped_dmma(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
                                              const GemmOptions& options) {
@@ -70,14 +70,14 @@ std::optional<GroupedPlan> plan_grouped_dmma(const DeviceInfo& device, const std
   for (const RowMajorGemm& g : problems) total += double(g.m) * double(g.n) * double(g.k);
   if (!forced && (double(mean.m) * double(mean.n) * double(mean.k) < kDmmaMeanItem || total < kDmmaTotal))
     return std::nullopt;
-  KernelParams ps = dmma_grouped_tiles(device);
-  for (const auto& [name, value] : options.force_params) ps[name] = value;
+  KernelParams ps = options.force_params.empty() ? dmma_grouped_tiles(device) : options.force_params;
   ps["PRECISION"] = 64;
   GroupedPlan plan;
   plan.kernel = GroupedKernel::Dmma;
   plan.params = resolve_params(dmma_descriptor(), device, ps);
-  plan.source = !options.force_params.empty() ? "the caller's overrides of dmma's tiles for grouped calls"
-                                              : "dmma's tiles for problems of mean size " + shape_text(mean);
+  plan.source = !options.force_params.empty() ? "the caller's overrides of the dmma kernel's defaults"
+                                              : "dmma's tiles for grouped calls (problems of mean size " +
+                                                    shape_text(mean) + ")";
   return plan;
 }
 
