@@ -199,26 +199,16 @@ std::string run_grouped(const std::vector<Problem>& problems, Layout layout, boo
   wait_and_release(ev);
   if (events.size() != 1) return std::to_string(events.size()) + " commands, not one";
   ctx.queue().enqueueReadBuffer(dc, CL_TRUE, 0, c.size() * 8, c.data());
-  const auto get = [row](const std::vector<double>& v, size_t base, size_t ld, size_t r, size_t col) {
-    return v[base + (row ? r * ld + col : col * ld + r)];
-  };
   for (size_t q = 0; q < calls.size(); ++q) {
     const GemmCall& g = calls[q];
+    const HostDoubles ga{a, g.a.offset, g.a.ld, row}, gb{b, g.b.offset, g.b.ld, row};
     for (size_t i = 0; i < g.m; ++i)
       for (size_t j = 0; j < g.n; ++j) {
-        double sum = 0, magnitude = 0;
-        for (size_t p = 0; p < g.k; ++p) {
-          const double x = ta ? get(a, g.a.offset, g.a.ld, p, i) : get(a, g.a.offset, g.a.ld, i, p);
-          const double y = tb ? get(b, g.b.offset, g.b.ld, j, p) : get(b, g.b.offset, g.b.ld, p, j);
-          sum += x * y, magnitude += std::fabs(x * y);
-        }
-        const double old = g.beta == 0.0 ? 0.0 : before[c_at(g, i, j)];
-        const double want = (g.alpha == 0.0 ? 0.0 : g.alpha * sum) + g.beta * old;
-        const double bound = (g.k + 4) * 0x1p-53 * (std::fabs(g.alpha) * magnitude + std::fabs(g.beta * old)) + 1e-300;
+        const Float64Element e = float64_element(ga, ta, gb, tb, i, j, g.k, g.alpha, g.beta, before[c_at(g, i, j)]);
         const double got = c[c_at(g, i, j)];
-        if (!(std::fabs(got - want) <= bound))
+        if (!(std::fabs(got - e.want) <= e.bound))
           return "problem " + std::to_string(q) + " (" + shape_text({g.m, g.n, g.k}) + "), C(" + std::to_string(i) +
-                 "," + std::to_string(j) + ") = " + std::to_string(got) + ", want " + std::to_string(want);
+                 "," + std::to_string(j) + ") = " + std::to_string(got) + ", want " + std::to_string(e.want);
       }
   }
   for (size_t x = 0; x < c.size(); ++x)

@@ -145,27 +145,17 @@ std::string run_and_check(const Batch& b, const KernelParams& params, std::mt199
 
   const bool row = call.layout == Layout::RowMajor;
   const bool at = call.a_transpose == Transpose::Yes, bt = call.b_transpose == Transpose::Yes;
-  // Element (r, col) of a stored matrix of item i, in the call's layout.
-  const auto get = [row](const std::vector<double>& v, size_t base, size_t ld, size_t r, size_t col) {
-    return v[base + (row ? r * ld + col : col * ld + r)];
-  };
   for (size_t item = 0; item < b.count; ++item) {
-    const size_t a0 = call.a.offset + item * b.sa, b0 = call.b.offset + item * b.sb, c0 = call.c.offset + item * b.sc;
+    const HostDoubles ia{a, call.a.offset + item * b.sa, call.a.ld, row};
+    const HostDoubles ib{bm, call.b.offset + item * b.sb, call.b.ld, row};
+    const size_t c0 = call.c.offset + item * b.sc;
     for (size_t i = 0; i < call.m; ++i)
       for (size_t j = 0; j < call.n; ++j) {
-        double sum = 0, magnitude = 0;
-        for (size_t p = 0; p < call.k; ++p) {
-          const double x = at ? get(a, a0, call.a.ld, p, i) : get(a, a0, call.a.ld, i, p);
-          const double y = bt ? get(bm, b0, call.b.ld, j, p) : get(bm, b0, call.b.ld, p, j);
-          sum += x * y, magnitude += std::fabs(x * y);
-        }
         const size_t at_c = c0 + (row ? i * call.c.ld + j : j * call.c.ld + i);
-        const double want = call.alpha * sum + call.beta * before[at_c];
-        const double bound =
-            (call.k + 4) * 0x1p-53 * (std::fabs(call.alpha) * magnitude + std::fabs(call.beta * before[at_c])) + 1e-300;
-        if (!(std::fabs(c[at_c] - want) <= bound))
+        const Float64Element e = float64_element(ia, at, ib, bt, i, j, call.k, call.alpha, call.beta, before[at_c]);
+        if (!(std::fabs(c[at_c] - e.want) <= e.bound))
           return "item " + std::to_string(item) + ", C(" + std::to_string(i) + "," + std::to_string(j) +
-                 ") = " + std::to_string(c[at_c]) + ", want " + std::to_string(want);
+                 ") = " + std::to_string(c[at_c]) + ", want " + std::to_string(e.want);
       }
   }
   for (size_t x = 0; x < c.size(); ++x) {

@@ -187,6 +187,18 @@ std::vector<double> reference_gemm(size_t m, size_t n, size_t k, float alpha, co
   return out;
 }
 
+Float64Element float64_element(const HostDoubles& a, bool trans_a, const HostDoubles& b, bool trans_b, size_t i,
+                               size_t j, size_t k, double alpha, double beta, double old) {
+  double sum = 0, magnitude = 0;
+  for (size_t p = 0; p < k; ++p) {
+    const double x = trans_a ? a(p, i) : a(i, p), y = trans_b ? b(j, p) : b(p, j);
+    sum += x * y, magnitude += std::fabs(x * y);
+  }
+  const double c_term = beta == 0.0 ? 0.0 : beta * old;
+  const double want = (alpha == 0.0 ? 0.0 : alpha * sum) + c_term;
+  return {want, (double(k) + 4) * 0x1p-53 * (std::fabs(alpha) * magnitude + std::fabs(c_term)) + 1e-300};
+}
+
 GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, cl_mem a, cl_mem b, cl_mem c) {
   GemmCall call;
   call.m = m, call.n = n, call.k = k, call.alpha = alpha, call.beta = beta;

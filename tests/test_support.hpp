@@ -145,6 +145,24 @@ DeviceInfo fake_h200();
 std::vector<double> reference_gemm(size_t m, size_t n, size_t k, float alpha, const float* a, const float* b,
                                    float beta, const float* c);
 
+// A matrix of doubles in a host array, laid out as a call stores it: element (r, c) at
+// v[base + r·ld + c] in a row-major call, else at v[base + c·ld + r].
+struct HostDoubles {
+  const std::vector<double>& v;
+  size_t base, ld;
+  bool row_major;
+  double operator()(size_t r, size_t c) const { return v[base + (row_major ? r * ld + c : c * ld + r)]; }
+};
+
+// Element (i, j) of alpha·op(A)·op(B) + beta·old by a float64 loop over k, and the bound that an
+// FP64 kernel's result must meet: k + 4 units of 2^-53 of the magnitudes of its terms. alpha = 0
+// drops the product and beta = 0 drops old, as BLAS does, so that NaN in C never comes through.
+struct Float64Element {
+  double want, bound;
+};
+Float64Element float64_element(const HostDoubles& a, bool trans_a, const HostDoubles& b, bool trans_b, size_t i,
+                               size_t j, size_t k, double alpha, double beta, double old);
+
 // A row-major call on whole dense buffers (lda = k, ldb = ldc = n, no offsets).
 GemmCall row_major_call(size_t m, size_t n, size_t k, float alpha, float beta, cl_mem a, cl_mem b, cl_mem c);
 

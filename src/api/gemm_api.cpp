@@ -75,7 +75,7 @@ void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const G
   const cl_context context = check_common(call, queue);
   if (nothing_to_compute(call)) return hand_back_marker(queue, event);
   detail::check_operands(call, context, {1, call.a.offset}, {1, call.b.offset}, {1, call.c.offset}, call.beta != 0.0);
-  run(call, {}, call.k == 0 || call.alpha == 0.0, queue, event, options);
+  run(call, {}, !detail::reads_operands(call.k, call.alpha), queue, event, options);
 }
 
 void gemm_batched(const GemmCall& call, const std::vector<double>& alphas, const std::vector<double>& betas,
@@ -118,7 +118,7 @@ void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride
   detail::BatchSpec spec;
   spec.count = batch_count;
   spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
-  run(call, spec, call.k == 0 || call.alpha == 0.0, queue, event, options);
+  run(call, spec, !detail::reads_operands(call.k, call.alpha), queue, event, options);
 }
 
 void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue, cl_event* event,

@@ -3,6 +3,8 @@
 
 #include <clgemm/error.hpp>
 
+#include "exec/problem.hpp"
+
 #include <algorithm>
 #include <climits>
 
@@ -174,7 +176,7 @@ size_t max_start(const ItemStarts& s, const char* name) {
 
 void check_operands(const GemmCall& call, cl_context queue_context, const ItemStarts& a, const ItemStarts& b,
                     const ItemStarts& c, bool c_read) {
-  const bool read_ab = call.k > 0 && call.alpha != 0.0;
+  const bool read_ab = reads_operands(call.k, call.alpha);
   const bool row = call.layout == Layout::RowMajor;
   std::vector<Footprint> inputs;
   for (const Stored& s : stored_operands(call, read_ab)) {

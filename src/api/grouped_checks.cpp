@@ -5,6 +5,7 @@
 
 #include "api/gemm_checks.hpp"
 #include "api/operand_overlap.hpp"
+#include "exec/problem.hpp"
 
 #include <climits>
 #include <string>
@@ -55,7 +56,7 @@ void same_as(const T& value, const T& first, size_t i, size_t first_index, const
 
 }  // namespace
 
-bool grouped_reads_ab(const GemmCall& p) { return p.k > 0 && p.alpha != 0.0 && grouped_has_work(p); }
+bool grouped_reads_ab(const GemmCall& p) { return reads_operands(p.k, p.alpha) && grouped_has_work(p); }
 bool grouped_has_work(const GemmCall& p) { return p.m > 0 && p.n > 0; }
 
 void check_grouped(const std::vector<GemmCall>& problems, cl_context queue_context) {

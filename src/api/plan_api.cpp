@@ -26,7 +26,7 @@ LaunchPlan launch_of(const DeviceInfo& device, const GemmCall& call, const GemmO
   spec.count = batch_count;
   spec.a_stride = a_stride, spec.b_stride = b_stride, spec.c_stride = c_stride;
   spec = to_row_major(call, spec);
-  if (call.k == 0 || call.alpha == 0.0) return build_scale_plan(device, g, spec);
+  if (!reads_operands(call.k, call.alpha)) return build_scale_plan(device, g, spec);
   const std::vector<GemmPart> parts = plan_parts(device, g, spec, with_compute(call, options));
   // The parts' blocks in the caller's terms: a column-major C is the transpose of the row-major
   // one the planner sees, and so is the C of a part run reversed (c_trans).

@@ -24,6 +24,10 @@ struct RowMajorGemm {
   bool c_trans = false;
 };
 
+// Whether a GEMM reads A and B: with k = 0 or alpha = 0 it computes C = beta·C and touches
+// neither.
+inline bool reads_operands(size_t k, double alpha) { return k > 0 && alpha != 0.0; }
+
 // Which GEMMs of a batch to run: a count with fixed strides, or explicit per-batch arrays (in
 // row-major terms: after normalisation, a and b offsets are already swapped for column-major
 // calls).

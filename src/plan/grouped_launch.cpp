@@ -23,13 +23,18 @@ bool all_of(const std::vector<RowMajorGemm>& problems, const std::function<bool(
   return std::all_of(problems.begin(), problems.end(), ok);
 }
 
+// Whether every problem has the first one's transposes: xgemm and dmma build a grouped kernel for
+// one pair.
+bool one_pair_of_transposes(const std::vector<RowMajorGemm>& problems) {
+  const RowMajorGemm& first = problems.front();
+  return all_of(problems,
+                [&](const RowMajorGemm& g) { return g.trans_a == first.trans_a && g.trans_b == first.trans_b; });
+}
+
 // Multiply-adds from which f64 problems take dmma: in the mean problem, and in all, as batches of
 // whole tiles do (tensor_plans.cpp).
 constexpr double kDmmaMeanItem = 64.0 * 64 * 64;
 constexpr double kDmmaTotal = 67108864.0;  // 2^26
-
-// Whether a problem reads A and B: alpha = 0 or k = 0 leaves C = beta·C.
-bool reads_ab(const RowMajorGemm& g) { return g.k > 0 && g.alpha != 0.0; }
 
 // The problems' mean m, n and k (at least 1 each).
 GemmShape mean_shape(const std::vector<RowMajorGemm>& problems) {
@@ -47,8 +52,7 @@ std::string dmma_refusal(const DeviceInfo& device, const std::vector<RowMajorGem
   const RowMajorGemm& first = problems.front();
   if (first.type != DataType::F64 || first.c_type != DataType::F64) return "A, B and C are not all f64";
   if (!tensor_path_available(device)) return device.name + " has no FP64 tensor path (NVIDIA sm_80 or newer)";
-  if (!all_of(problems, [&](const RowMajorGemm& g) { return g.trans_a == first.trans_a && g.trans_b == first.trans_b; }))
-    return "the problems' transposes differ";
+  if (!one_pair_of_transposes(problems)) return "the problems' transposes differ";
   return "";
 }
 
@@ -90,7 +94,7 @@ std::optional<GroupedPlan> plan_grouped_xgemm(const DeviceInfo& device, const st
   const RowMajorGemm& first = problems.front();
   if (options.force_path != GemmPath::Auto || !options.force_params.empty() || !has_cp_async(device) ||
       !stored_as_computed(first.type) || !stored_as_computed(first.c_type) ||
-      !all_of(problems, [&](const RowMajorGemm& g) { return g.trans_a == first.trans_a && g.trans_b == first.trans_b; }))
+      !one_pair_of_transposes(problems))
     return std::nullopt;
   const GemmShape mean = mean_shape(problems);
   const GemmPlan item = plan_gemm(device, mean.m, mean.n, mean.k, {}, first.type, problems.size());
@@ -191,9 +195,11 @@ Command dmma_command(const std::vector<RowMajorGemm>& problems, const KernelPara
   const RowMajorGemm& first = problems.front();
   const size_t bm = p(ps, "BM"), bn = p(ps, "BN"), bk = p(ps, "BK");
   const auto pairs = [](const MatrixRef& r) { return r.ld % 2 == 0 && r.offset % 2 == 0; };
-  const bool copy8 = !all_of(problems, [&](const RowMajorGemm& g) { return !reads_ab(g) || (pairs(g.a) && pairs(g.b)); });
+  const bool copy8 = !all_of(problems, [&](const RowMajorGemm& g) {
+    return !reads_operands(g.k, g.alpha) || (pairs(g.a) && pairs(g.b));
+  });
   for (const RowMajorGemm& g : problems) {
-    const size_t tiles_n = ceil_div(g.n, bn), k = reads_ab(g) ? g.k : 0;
+    const size_t tiles_n = ceil_div(g.n, bn), k = reads_operands(g.k, g.alpha) ? g.k : 0;
     arrays.offsets.insert(arrays.offsets.end(),
                           {g.m, g.n, k, ceil_div(k, bk) * bk, g.a.offset, g.a.ld, g.b.offset, g.b.ld, g.c.offset,
                            g.c.ld, std::max<size_t>(tiles_n, 1), tiles});
