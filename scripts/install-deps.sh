@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
+  ccache                                                  # compile cache (CMakeLists.txt)
   opencl-headers ocl-icd-opencl-dev opencl-clhpp-headers  # OpenCL C API, ICD loader, C++ bindings
   pocl-opencl-icd                                         # the CPU OpenCL device (default without a GPU, CI)
   googletest libgtest-dev                                 # unit tests
