@@ -135,6 +135,27 @@ TEST(TuningDatabase, BuiltinDatabaseHasNoSkippedEntries) {
   EXPECT_TRUE(detail::builtin_database().skipped.empty()) << detail::builtin_database().skipped.front();
 }
 
+// PoCL names the CPU it compiles for: skylake-avx512 where the CPU has AVX-512, haswell where it has
+// AVX2 only (Zen 3 among them). Each gets built-in f32 entries for the SIMT classes by
+// architecture, whatever the CPU's name and vendor, so that batches of small items take xgemm's
+// tiles rather than the direct kernel's defaults.
+TEST(TuningDatabase, BuiltinEntriesServePoclsX86Architectures) {
+  ScopedDatabase scoped;  // no user entries in the way
+  for (const std::string arch : {"skylake-avx512", "haswell"}) {
+    DeviceInfo cpu = shared_context().info();
+    cpu.name = "pthread-" + arch + "-some CPU";
+    cpu.architecture = arch;
+    cpu.vendor = "some vendor";
+    cpu.kind = DeviceKind::CPU;
+    for (const std::string cls : {"small", "medium", "large", "skinny", "batched"}) {
+      const auto found = detail::find_tuning(cpu, cls);
+      ASSERT_TRUE(found.has_value()) << arch << ", " << cls;
+      EXPECT_EQ(found->origin, "built-in database, architecture " + arch) << cls;
+      EXPECT_EQ(found->entry.kernel, "xgemm") << arch << ", " << cls;
+    }
+  }
+}
+
 TEST(TuningDatabase, MeasuredPointsRoundTripAndBadOnesAreRejected) {
   detail::TuningDatabase db;
   detail::TuningEntry e = entry("devA", "sm_90", "NVIDIA Corporation", "GPU", "medium", {{"MWG", 64}});
