@@ -135,10 +135,10 @@ TEST(TuningDatabase, BuiltinDatabaseHasNoSkippedEntries) {
   EXPECT_TRUE(detail::builtin_database().skipped.empty()) << detail::builtin_database().skipped.front();
 }
 
-// PoCL names the CPU it compiles for: skylake-avx512 where the CPU has AVX-512, haswell where it has
-// AVX2 only (Zen 3 among them). Each gets built-in f32 entries for the SIMT classes by
-// architecture, whatever the CPU's name and vendor, so that batches of small items take xgemm's
-// tiles rather than the direct kernel's defaults.
+// PoCL names the CPU it compiles for: skylake-avx512 on the AVX-512 machines the built-in CPU
+// entries were tuned on, haswell on the AVX2 one (a Zen 3 VM). Each architecture gets built-in f32
+// entries for the SIMT classes, whatever the CPU's name and vendor, so that batches of small items
+// take xgemm's tiles rather than the direct kernel's defaults.
 TEST(TuningDatabase, BuiltinEntriesServePoclsX86Architectures) {
   ScopedDatabase scoped;  // no user entries in the way
   for (const std::string arch : {"skylake-avx512", "haswell"}) {
