@@ -178,7 +178,7 @@ TEST(XgemmDescriptor, AcceptsValidAndRejectsInvalidConfigurations) {
   }
   // Work-group and local-memory limits of the device are checked before anything is built.
   DeviceInfo small = dev;
-  small.local_mem_bytes = 4096;  // below every default configuration's tiles
+  small.local_mem_bytes = small.static_local_bytes = 4096;  // below every default configuration's tiles
   small.max_work_group_size = 64;
   try {
     detail::resolve_params(d, small, {});

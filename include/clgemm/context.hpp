@@ -83,6 +83,8 @@ class Context {
   // takes PTX patched for sm_90a): `test` runs the first time `name` is asked, and its answer is
   // remembered for the context's life. Thread-safe; concurrent first askers run `test` once.
   bool feature(const std::string& name, const std::function<bool()>& test) const;
+  // The same for a quantity (the largest static local array a kernel may declare).
+  size_t measured(const std::string& name, const std::function<size_t()>& test) const;
 
  private:
   DeviceInfo info_;

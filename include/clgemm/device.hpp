@@ -21,7 +21,12 @@ struct DeviceInfo {
   unsigned compute_units = 0;
   unsigned clock_mhz = 0;
   size_t global_mem_bytes = 0;
-  size_t local_mem_bytes = 0;
+  size_t local_mem_bytes = 0;  // CL_DEVICE_LOCAL_MEM_SIZE: on NVIDIA, the limit of dynamic __local arguments
+  // The largest static __local array a kernel may declare, which NVIDIA's OpenCL allows far above
+  // local_mem_bytes (232,444 bytes against 49,152 on an H200). Only a build shows it, so
+  // describe_device sets local_mem_bytes, and planning_device (and gemm() on its context)
+  // measures it, once per context and device (kept on disk with the program cache).
+  size_t static_local_bytes = 0;
   size_t max_work_group_size = 0;
   std::vector<size_t> max_work_item_sizes;
   size_t max_alloc_bytes = 0;
@@ -55,5 +60,10 @@ DeviceInfo choose_device(const std::string& spec = "");
 
 // Fills a DeviceInfo from an OpenCL device handle (index left 0).
 DeviceInfo describe_device(const cl::Device& device);
+
+// `device` with static_local_bytes measured where only a build shows it: on NVIDIA GPUs, on a
+// context of its own, or from the record a measurement left in the program cache's folder; other
+// devices come back as they are.
+DeviceInfo with_measured_local_limits(const DeviceInfo& device);
 
 }  // namespace clgemm

@@ -177,9 +177,10 @@ struct CallPlan {
   std::string describe() const;
 };
 
-// `device` as gemm() plans for it: with DeviceInfo::sm90a_patching found, on an NVIDIA sm_90, by
-// building the wgmma kernel patched for sm_90a once (on a context of its own); other devices come
-// back as they are. Pass the result to plan_call to see the plan gemm() would make.
+// `device` as gemm() plans for it, found on a context of its own: on NVIDIA GPUs with
+// DeviceInfo::static_local_bytes measured, and on an sm_90 with sm90a_patching found by building
+// the wgmma kernel patched for sm_90a once; other devices come back as they are. Pass the result
+// to plan_call to see the plan gemm() would make.
 DeviceInfo planning_device(const DeviceInfo& device);
 
 // What the device's compiler made of one kernel a call would run (clgemm asm).
@@ -190,6 +191,9 @@ struct KernelReport {
   std::string log;                    // the build log with the driver's verbose flag: on NVIDIA,
                                       // ptxas's registers, spills and shared memory
   size_t local_bytes = 0, private_bytes = 0, work_group_size = 0;  // as the runtime reports them
+  // The device's limits for that local memory: declared as __local arrays (static, measured where
+  // a build shows it) and as __local arguments (dynamic, CL_DEVICE_LOCAL_MEM_SIZE).
+  size_t static_local_limit = 0, dynamic_local_limit = 0;
 };
 
 // Builds every kernel that gemm (batch_count = 1) or gemm_strided_batched on dense items would

@@ -4,6 +4,7 @@
 #include "api/call_launch.hpp"
 #include "api/sm90a_probe.hpp"
 #include "plan/normalise.hpp"
+#include "runtime/local_limits.hpp"
 
 namespace clgemm {
 
@@ -18,8 +19,10 @@ std::vector<KernelReport> inspect_call(const DeviceInfo& device, const GemmCall&
   std::vector<KernelReport> out;
   for (const auto& c : launch.commands) {
     const auto built = ctx.inspect_kernel(c.sources, c.options, c.entry, c.ptx_rules, c.min_groups_per_cu);
+    const size_t static_limit = planned.static_local_bytes > 0 ? planned.static_local_bytes
+                                                                : detail::static_local_limit(ctx);
     out.push_back({c.what, c.entry, c.options, built.ptx, built.log, built.local_bytes, built.private_bytes,
-                   built.work_group_size});
+                   built.work_group_size, static_limit, planned.local_mem_bytes});
   }
   return out;
 }

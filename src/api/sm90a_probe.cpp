@@ -3,6 +3,7 @@
 
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "plan/wgmma_launch.hpp"
+#include "runtime/local_limits.hpp"
 #include "runtime/tensor_maps.hpp"
 
 namespace clgemm::detail {
@@ -13,7 +14,7 @@ bool sm90a_patching(const Context& ctx) {
   // and program-cache key are kilobytes of text to build each time.
   return ctx.feature("sm90a patching", [&] {
     const GemmKernelDescriptor& d = wgmma_descriptor();
-    const KernelParams ps = resolve_params(d, ctx.info(), {});
+    const KernelParams ps = resolve_params(d, with_local_limits(ctx), {});
     return ctx.patched_kernel(d.program_sources(), wgmma_options(ps, DataType::F16, DataType::F32), d.entry,
                               wgmma_rules(ps, DataType::F16))
         .has_value();
@@ -22,7 +23,7 @@ bool sm90a_patching(const Context& ctx) {
 
 const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, DeviceInfo& scratch) {
   if (!wgmma_arithmetic(type, math) || !sm90a_patching(ctx)) return ctx.info();
-  scratch = ctx.info();
+  scratch = with_local_limits(ctx);
   scratch.sm90a_patching = true;
   scratch.tensor_maps = tensor_maps_available(scratch);
   return scratch;
@@ -34,8 +35,11 @@ namespace clgemm {
 
 DeviceInfo planning_device(const DeviceInfo& device) {
   DeviceInfo out = device;
-  if (!detail::wgmma_architecture(device)) return out;
+  const bool nvidia_gpu = device.vendor.find("NVIDIA") != std::string::npos && device.kind == DeviceKind::GPU;
+  if (!nvidia_gpu) return out;
   const Context ctx(device);
+  out.static_local_bytes = detail::static_local_limit(ctx);
+  if (!detail::wgmma_architecture(device)) return out;
   out.sm90a_patching = detail::sm90a_patching(ctx);
   out.tensor_maps = out.sm90a_patching && detail::tensor_maps_available(out);
   return out;

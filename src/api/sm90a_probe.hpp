@@ -13,7 +13,8 @@ namespace clgemm::detail {
 bool sm90a_patching(const Context& ctx);
 
 // The device that a call of `type` operands and `math` is planned for: ctx.info(), with
-// sm90a_patching (and then tensor_maps) found where the call's arithmetic is one wgmma computes.
+// sm90a_patching (and then tensor_maps) and the static local limit found where the call's
+// arithmetic is one wgmma computes (elsewhere no kernel needs more than local_mem_bytes).
 // `scratch` holds the copy when one is needed; the result refers to it or to ctx.info().
 const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, DeviceInfo& scratch);
 

@@ -67,6 +67,11 @@ size_t resident_by_registers(const DeviceInfo& dev, size_t registers, size_t ite
   return std::max<size_t>(1, std::min(by_registers, 2048 / items));
 }
 
+size_t local_limit(const DeviceInfo& dev, LocalMemoryKind kind) {
+  if (kind == LocalMemoryKind::Static && dev.static_local_bytes > 0) return dev.static_local_bytes;
+  return dev.local_mem_bytes;
+}
+
 ParamSpec precision_param() {
   return {"PRECISION", 32, 32, "bits of the arithmetic and of packed operands: 32 (float) or 64 (double)", {}, 32};
 }
@@ -100,10 +105,15 @@ KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev
                                             " work-items per group with " + build_options(ps) +
                                             ", more than the device's " + std::to_string(dev.max_work_group_size));
   const size_t lmem = d.local_bytes ? d.local_bytes(ps) : 0;
-  if (lmem > dev.local_mem_bytes)
-    throw Error(Status::OutOfResources, label(d) + ": " + std::to_string(lmem) +
-                                            " bytes of local memory with " + build_options(ps) +
-                                            ", more than the device's " + std::to_string(dev.local_mem_bytes));
+  const size_t lmem_limit = local_limit(dev, d.local_kind);
+  if (lmem > lmem_limit) {
+    const bool static_kind = d.local_kind == LocalMemoryKind::Static;
+    throw Error(Status::OutOfResources, label(d) + ": " + std::to_string(lmem) + " bytes of " +
+                                            (static_kind ? "static" : "dynamic") + " local memory with " +
+                                            build_options(ps) + ", more than the device's " +
+                                            std::to_string(lmem_limit) + " for " +
+                                            (static_kind ? "static __local arrays" : "__local arguments"));
+  }
   if (d.registers && dev.registers_per_work_group) {
     const size_t regs = d.registers(ps);
     if (regs > 255 || regs * items > dev.registers_per_work_group)

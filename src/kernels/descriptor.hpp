@@ -30,6 +30,15 @@ struct Constraint {
   std::function<bool(const KernelParams&, const DeviceInfo&)> holds;
 };
 
+// How a kernel holds its local memory: as `__local` arrays declared in the kernel (static), or as
+// `__local` pointer arguments sized at launch (dynamic). NVIDIA's OpenCL gives them different limits
+// (DeviceInfo::static_local_bytes and local_mem_bytes).
+enum class LocalMemoryKind { Static, Dynamic };
+
+// The limit of a device for local memory of that kind: static_local_bytes (local_mem_bytes where
+// it is unset, as in a DeviceInfo made by hand) or local_mem_bytes.
+size_t local_limit(const DeviceInfo& dev, LocalMemoryKind kind);
+
 // How the kernel wants an operand: as stored (row-major) or transposed.
 enum class OperandForm { AsStored, Transposed };
 
@@ -62,8 +71,10 @@ struct GemmKernelDescriptor {
   // Global and local work sizes for the (padded) problem the kernel sees.
   std::function<cl::NDRange(const GemmShape&, const KernelParams&)> global;
   std::function<cl::NDRange(const KernelParams&)> local;
-  // Bytes of local memory the kernel declares, to reject configurations before building.
+  // Bytes of local memory the kernel declares, to reject configurations before building, and of
+  // which kind: each kind is checked against its own limit (local_limit).
   std::function<size_t(const KernelParams&)> local_bytes;
+  LocalMemoryKind local_kind = LocalMemoryKind::Static;
   // Rows and columns of C one work-group computes (the tuner skips tiles far larger than a shape).
   std::function<std::pair<size_t, size_t>(const KernelParams&)> tile;
   // A rough count of 32-bit registers per work-item (0 = unknown), checked against the device

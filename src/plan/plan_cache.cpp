@@ -30,7 +30,7 @@ PlanCache::Key PlanCache::key(const DeviceInfo& d, size_t m, size_t n, size_t k,
   std::ostringstream id;
   id << d.platform << '|' << d.name << '|' << d.vendor << '|' << d.version << '|' << d.driver << '|'
      << d.architecture << '|' << int(d.kind) << '|' << d.compute_units << '|' << d.local_mem_bytes << '|'
-     << d.max_work_group_size << '|' << d.registers_per_work_group << '|' << d.max_alloc_bytes << '|'
+     << d.static_local_bytes << '|' << d.max_work_group_size << '|' << d.registers_per_work_group << '|' << d.max_alloc_bytes << '|'
      << d.sm90a_patching << d.tensor_maps;
   for (size_t s : d.max_work_item_sizes) id << ',' << s;
   for (const auto& e : d.extensions) id << ' ' << e;

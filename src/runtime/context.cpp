@@ -32,6 +32,10 @@ struct Context::ScratchCache {
 struct Context::Features {
   std::mutex mutex;
   std::map<std::string, bool> known;
+  // Its own lock: a feature's test may ask for a quantity (the sm90a probe resolves its kernel's
+  // parameters against the static local limit).
+  std::mutex size_mutex;
+  std::map<std::string, size_t> sizes;
 };
 
 Context::Context(const DeviceInfo& device) : info_(device) {
@@ -54,13 +58,29 @@ Context::Context(const cl::Context& context, const cl::Device& device) : info_(d
 
 Context::~Context() = default;
 
-bool Context::feature(const std::string& name, const std::function<bool()>& test) const {
-  std::lock_guard<std::mutex> lock(features_->mutex);
-  const auto it = features_->known.find(name);
-  if (it != features_->known.end()) return it->second;
-  const bool found = test();
-  features_->known.emplace(name, found);
+namespace {
+
+// The answer remembered under `name` in `known`, else `test`'s, remembered (held under `mutex`
+// while it runs, so that concurrent first askers run it once).
+template <typename T>
+T remembered(std::mutex& mutex, std::map<std::string, T>& known, const std::string& name,
+             const std::function<T()>& test) {
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto it = known.find(name);
+  if (it != known.end()) return it->second;
+  const T found = test();
+  known.emplace(name, found);
   return found;
+}
+
+}  // namespace
+
+bool Context::feature(const std::string& name, const std::function<bool()>& test) const {
+  return remembered(features_->mutex, features_->known, name, test);
+}
+
+size_t Context::measured(const std::string& name, const std::function<size_t()>& test) const {
+  return remembered(features_->size_mutex, features_->sizes, name, test);
 }
 
 std::string Context::program_cache_dir() const { return programs_->disk_dir(); }

@@ -96,6 +96,7 @@ DeviceInfo describe_device(const cl::Device& dev) {
     d.clock_mhz = dev.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
     d.global_mem_bytes = dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
     d.local_mem_bytes = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    d.static_local_bytes = d.local_mem_bytes;  // until measured (runtime/local_limits.hpp)
     d.max_work_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     d.max_work_item_sizes = dev.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     d.max_alloc_bytes = dev.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();

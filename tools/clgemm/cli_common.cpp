@@ -247,4 +247,28 @@ void progress_done() {
   if (stderr_is_terminal()) std::cerr << "\r\033[K" << std::flush;
 }
 
+KernelParams parse_config(const std::string& option, const std::string& text) {
+  KernelParams ps;
+  if (text.empty() || text == "defaults") return ps;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const size_t eq = item.find('=');
+    long value = 0;
+    size_t used = 0;
+    bool ok = eq != std::string::npos && eq > 0;
+    if (ok) {
+      try {
+        value = std::stol(item.substr(eq + 1), &used);
+      } catch (const std::exception&) {
+        ok = false;
+      }
+    }
+    if (!ok || used != item.size() - eq - 1)
+      throw Error(Status::InvalidArgument, option + ": '" + item + "' is not NAME=INTEGER (in '" + text + "')");
+    ps[item.substr(0, eq)] = value;
+  }
+  return ps;
+}
+
 }  // namespace clgemm::cli

@@ -74,6 +74,10 @@ GemmOptions::Toggle edges_toggle(const std::string& edges);
 // else is Error(InvalidArgument) naming the option, the value and the types.
 DataType data_type_option(const std::string& option, const std::string& value);
 
+// "NAME=VALUE,NAME=VALUE" (or "" / "defaults") into overrides of a kernel's defaults; anything
+// else is refused with a message that names `option`.
+KernelParams parse_config(const std::string& option, const std::string& text);
+
 // A plain text table with right-aligned numeric columns.
 class Table {
  public:

@@ -15,7 +15,15 @@ const std::vector<std::string> kInteresting = {
     "cl_nv_device_attribute_query", "cl_amd_device_attribute_query", "cl_khr_integer_dot_product"};
 
 void run_devices(bool json) {
-  const auto devices = list_devices();
+  std::vector<DeviceInfo> devices = list_devices();
+  // The static local limit only a build shows (NVIDIA); a device that cannot build keeps what it
+  // reports.
+  for (auto& d : devices) {
+    try {
+      d = with_measured_local_limits(d);
+    } catch (const Error&) {
+    }
+  }
   std::string chosen_line;
   try {
     const DeviceInfo d = choose_device("");
@@ -29,7 +37,7 @@ void run_devices(bool json) {
                      {"type", d.kind_name()}, {"version", d.version}, {"driver", d.driver},
                      {"compute_units", d.compute_units}, {"clock_mhz", d.clock_mhz},
                      {"global_mem_bytes", d.global_mem_bytes}, {"max_alloc_bytes", d.max_alloc_bytes},
-                     {"local_mem_bytes", d.local_mem_bytes},
+                     {"local_mem_bytes", d.local_mem_bytes}, {"static_local_bytes", d.static_local_bytes},
                      {"max_work_group_size", d.max_work_group_size}, {"fp64", d.fp64},
                      {"default", chosen_line == std::to_string(d.index)}, {"extensions", d.extensions}});
     }
@@ -41,12 +49,13 @@ void run_devices(bool json) {
                  "driver under /etc/OpenCL/vendors.\n";
     return;
   }
-  Table t({"#", "platform", "device", "type", "CUs", "MHz", "global mem", "max buffer", "local mem", "max WG", "fp64"});
+  Table t({"#", "platform", "device", "type", "CUs", "MHz", "global mem", "max buffer", "local static/args", "max WG",
+           "fp64"});
   for (const auto& d : devices)
     t.add({std::to_string(d.index) + (chosen_line == std::to_string(d.index) ? "*" : ""), d.platform, d.name,
            d.kind_name(), std::to_string(d.compute_units), std::to_string(d.clock_mhz),
            human_bytes(double(d.global_mem_bytes)), human_bytes(double(d.max_alloc_bytes)),
-           human_bytes(double(d.local_mem_bytes)),
+           human_bytes(double(d.static_local_bytes)) + " / " + human_bytes(double(d.local_mem_bytes)),
            std::to_string(d.max_work_group_size), d.fp64 ? "yes" : "no"});
   t.print(std::cout);
   std::cout << "\n";
@@ -57,7 +66,9 @@ void run_devices(bool json) {
     std::cout << d.index << ": " << d.version << "; driver " << d.driver << "; extensions: " << (exts.empty() ? "-" : exts)
               << "\n";
   }
-  std::cout << "(* = the default device; choose another with --device N or CLGEMM_DEVICE)\n";
+  std::cout << "(* = the default device; choose another with --device N or CLGEMM_DEVICE)\n"
+               "(local static/args: the most local memory a work-group may declare as __local arrays, which a build "
+               "measures on NVIDIA GPUs, and as __local arguments, CL_DEVICE_LOCAL_MEM_SIZE)\n";
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ struct PlanOptions {
   int repeat = 10;
   bool inspect = false;  // `clgemm asm`
   std::string ptx_file;  // asm --ptx: where the kernels' PTX goes ("-": standard output)
+  std::string set;       // --set: GemmOptions::force_params of the forced path
 };
 
 using Clock = std::chrono::steady_clock;
@@ -107,6 +108,7 @@ nlohmann::json inspect_planned(const DeviceInfo& d, const PlanOptions& o, const 
   std::ostringstream ptx;
   for (const auto& r : reports) {
     out.push_back({{"what", r.what}, {"kernel", r.kernel}, {"options", r.options}, {"local_bytes", r.local_bytes},
+                   {"static_local_limit", r.static_local_limit}, {"dynamic_local_limit", r.dynamic_local_limit},
                    {"private_bytes", r.private_bytes}, {"work_group_size", r.work_group_size},
                    {"compiler", compiler_facts(r.log)}, {"ptx_bytes", r.ptx.size()}});
     if (!r.ptx.empty()) ptx << "// ---- " << r.what << ": " << r.kernel << " (" << r.options << ")\n" << r.ptx << "\n";
@@ -124,8 +126,10 @@ nlohmann::json inspect_planned(const DeviceInfo& d, const PlanOptions& o, const 
 void print_inspected(const nlohmann::json& kernels, const PlanOptions& o) {
   for (const auto& k : kernels) {
     std::cout << k["what"].get<std::string>() << " (" << k["kernel"].get<std::string>() << "): local memory "
-              << k["local_bytes"].get<size_t>() << " bytes, private " << k["private_bytes"].get<size_t>()
-              << " bytes, work-groups of up to " << k["work_group_size"].get<size_t>() << "\n";
+              << k["local_bytes"].get<size_t>() << " bytes (the device allows " << k["static_local_limit"].get<size_t>()
+              << " as __local arrays, " << k["dynamic_local_limit"].get<size_t>() << " as __local arguments), private "
+              << k["private_bytes"].get<size_t>() << " bytes, work-groups of up to "
+              << k["work_group_size"].get<size_t>() << "\n";
     const auto& facts = k["compiler"];
     if (facts.empty()) std::cout << "  the compiler's log names no registers (NVIDIA's ptxas does)\n";
     for (const auto& f : facts) std::cout << "  " << f.get<std::string>() << "\n";
@@ -163,6 +167,10 @@ void run_plan(const PlanOptions& o) {
                   : o.path == "wgmma"  ? GemmPath::Wgmma
                                        : GemmPath::Auto;
   go.math = o.math == "3xtf32" ? Math::Tf32x3 : o.math == "tf32" ? Math::Tf32 : Math::Fp32;
+  go.force_params = parse_config("--set", o.set);
+  if (!go.force_params.empty() && go.force_path == GemmPath::Auto)
+    throw Error(Status::InvalidArgument, "--set " + o.set + " sets parameters of one path's kernel: give the path "
+                                         "with --path");
   go.force_edge_split = edges_toggle(o.edges);
   call.m = o.m, call.n = o.n, call.k = o.k;
   call.a.ld = o.k, call.b.ld = o.n, call.c.ld = o.n;
@@ -236,6 +244,9 @@ CLI::App* add_call_command(CLI::App& app, const std::string& name, const std::st
                   "with --batch), tensor (with --math 3xtf32 or tf32) or wgmma (Hopper: --precision f16 or bf16, or --math "
                   "tf32)")
       ->check(CLI::IsMember({"auto", "direct", "packed", "tall", "tensor", "wide", "tiny", "wgmma"}));
+  cmd->add_option("--set", o->set,
+                  "NAME=V,... parameters of the --path kernel over its defaults (GemmOptions::force_params), such as "
+                  "--path wgmma --set BN=256,BK=64,STAGES=4,WS=1");
   cmd->add_option("--math", o->math,
                   "arithmetic: fp32 (default), 3xtf32 (tensor cores at float32 accuracy) or tf32 (tensor cores, "
                   "inputs rounded to TF32); the tensor ones on NVIDIA GPUs of sm_80 and newer, fp32 elsewhere")

@@ -50,31 +50,6 @@ const char* outcome_name(ConfigurationResult::Outcome o) {
   return "?";
 }
 
-// "NAME=VALUE,NAME=VALUE" (or "" / "defaults") into overrides of a kernel's defaults.
-KernelParams parse_config(const std::string& text) {
-  KernelParams ps;
-  if (text.empty() || text == "defaults") return ps;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const size_t eq = item.find('=');
-    long value = 0;
-    size_t used = 0;
-    bool ok = eq != std::string::npos && eq > 0;
-    if (ok) {
-      try {
-        value = std::stol(item.substr(eq + 1), &used);
-      } catch (const std::exception&) {
-        ok = false;
-      }
-    }
-    if (!ok || used != item.size() - eq - 1)
-      throw Error(Status::InvalidArgument, "--try: '" + item + "' is not NAME=INTEGER (in '" + text + "')");
-    ps[item.substr(0, eq)] = value;
-  }
-  return ps;
-}
-
 // One MxNxK shape, or a strided batch BxMxNxK, in the bench's size syntax (bench/shapes.hpp);
 // anything else is refused, and a size beyond the kernels' indexing with the bench's SizeOverflow.
 GemmShape parse_shape(const std::string& text) {
@@ -96,7 +71,7 @@ GemmShape parse_shape(const std::string& text) {
 void run_try(const TuneOptions& o) {
   const GemmShape shape = parse_shape(o.shape);
   std::vector<KernelParams> configs;
-  for (const auto& t : o.tries) configs.push_back(parse_config(t));
+  for (const auto& t : o.tries) configs.push_back(parse_config("--try", t));
   const DeviceInfo device = open_device(o.dev);
   check_footprint(device, "--shape " + o.shape, gemm_footprint(shape, 1, 1, o.precision, o.precision, shape.batch));
   Context ctx(device);
