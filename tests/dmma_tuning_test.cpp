@@ -64,8 +64,7 @@ TEST(DmmaTuning, F64TargetsOnTheTensorPathAreTheDmmaKernel) {
 }
 
 TEST(DmmaTuning, TheTunerMeasuresThePlannersRuleOfEachTensorKernel) {
-  DeviceInfo dev = fake_h200();
-  dev.sm90a_patching = true;
+  const DeviceInfo dev = fake_h200_for_wgmma();
   const GemmShape big{4096, 4096, 4096};
   const auto dmma = detail::tensor_rule_params(detail::dmma_descriptor(), dev, big, DataType::F64);
   ASSERT_TRUE(dmma.has_value());

@@ -48,8 +48,7 @@ struct FakeEncoder {
 };
 
 DeviceInfo hopper_with_maps() {
-  DeviceInfo d = fake_h200();
-  d.sm90a_patching = true;
+  DeviceInfo d = test::fake_h200_for_wgmma();
   d.tensor_maps = true;
   return d;
 }
@@ -141,14 +140,18 @@ TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
   EXPECT_FALSE(detail::wgmma_tma_pays(4096, 4096, 1024, 1, DataType::F16, false));
   EXPECT_TRUE(detail::wgmma_tma_pays(4096, 4096, 2048, 1, DataType::F16, false));
   EXPECT_TRUE(detail::wgmma_tma_pays(512, 512, 512, 256, DataType::F16, false));
-  // A single product: the kernel built with TMA, and a temporary for two maps per work-group
-  // (32 × 32 tiles of 128 × 128).
+  // A single product that fills the SMs: the warp-specialised kernel, built with TMA, persistent
+  // (one work-group of a producer and two consumer warpgroups per SM, .minnctapersm 1 for
+  // setmaxnreg), and a temporary for two maps per work-group.
   const CallPlan one = f16_plan(d, 4000, 4000, 4096, true);
   ASSERT_EQ(one.commands.size(), 1u);
-  EXPECT_EQ(one.commands[0].what, "wgmma (TMA)");
+  EXPECT_EQ(one.commands[0].what, "wgmma (TMA, warp-specialised, persistent)");
   EXPECT_TRUE(copies_by_tma(one));
+  EXPECT_EQ(one.commands[0].local[0], 384u);
+  EXPECT_EQ(one.commands[0].global[0], 132u * 384);
+  EXPECT_NE(one.commands[0].options.find("-DCONSUMER_REGS=232"), std::string::npos) << one.commands[0].options;
   ASSERT_EQ(one.temporaries.size(), 1u);
-  EXPECT_EQ(one.temporaries[0].bytes, 32u * 32 * 256);
+  EXPECT_EQ(one.temporaries[0].bytes, 132u * 256);
   // B as stored is read in place, N-major, at any size where TMA copies it (without TMA, from
   // 4096 rows of C it is copied K-major), and TMA pays for it from 2048³.
   const CallPlan mn = f16_plan(d, 4096, 4096, 4096, false);
@@ -161,6 +164,13 @@ TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
   EXPECT_FALSE(detail::wgmma_tma_pays(2048, 2048, 1024, 1, DataType::F32, false));
   EXPECT_TRUE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, false)));
   EXPECT_FALSE(copies_by_tma(f16_plan(d, 2048, 2048, 2048, true)));
+  // Rows on 16 bytes but not on 128 (4000 f16 elements: 8,000 bytes) go in place where TMA copies
+  // them, and are packed for cp.async.
+  EXPECT_EQ(f16_plan(d, 3000, 3000, 4000, true).commands.size(), 1u);
+  EXPECT_EQ(f16_plan(d, 3000, 3000, 3000, false).commands.size(), 1u);
+  DeviceInfo no_maps = d;
+  no_maps.tensor_maps = false;
+  EXPECT_EQ(f16_plan(no_maps, 3000, 3000, 4000, true).commands.size(), 3u);
   // Packed operands are copied from their temporaries; a batch's maps have the items as a third
   // dimension, and its temporary two maps per work-group of every item (16 tiles of 128×128).
   const CallPlan packed = f16_plan(d, 4000, 4000, 4001, true);
@@ -183,18 +193,18 @@ TEST(TensorMaps, TheLaunchCopiesByTmaWhereMapsEncode) {
 TEST(TensorMaps, ABPackedForTmaIsPackedNMajor) {
   FakeEncoder fake;
   const DeviceInfo d = hopper_with_maps();
-  // B as stored with rows off cache lines (3000 f16 elements), and Bᵀ likewise (4001): both are
+  // B as stored with rows off 16 bytes (3001 f16 elements), and Bᵀ likewise (4001): both are
   // packed as K rows of N padded to 3008 elements, read N-major; B's map spans N first.
   for (const bool trans_b : {false, true}) {
     fake.specs->clear();
-    const CallPlan plan = f16_plan(d, 4000, 3000, 4001, trans_b);
+    const CallPlan plan = f16_plan(d, 4000, 3001, 4001, trans_b);
     ASSERT_EQ(plan.commands.size(), 3u) << plan.describe();
     EXPECT_EQ(plan.commands[1].what.substr(0, plan.commands[1].what.find(':')), "pack op(B) N-major");
     const std::string& options = plan.commands.back().options;
     EXPECT_NE(options.find("-DB_MN=1"), std::string::npos) << options;
     EXPECT_TRUE(copies_by_tma(plan));
     ASSERT_EQ(fake.specs->size(), 2u);
-    EXPECT_EQ(fake.specs->at(1).dims[0], 3000u);
+    EXPECT_EQ(fake.specs->at(1).dims[0], 3001u);
     EXPECT_EQ(fake.specs->at(1).dims[1], 4001u);
     EXPECT_EQ(fake.specs->at(1).strides[0], 3008u * 2);
     ASSERT_EQ(plan.temporaries.size(), 3u);
@@ -203,10 +213,10 @@ TEST(TensorMaps, ABPackedForTmaIsPackedNMajor) {
   // Without TMA a packed B stays K-major: N rows of K padded to 4032.
   DeviceInfo without = d;
   without.tensor_maps = false;
-  const CallPlan plain = f16_plan(without, 4000, 3000, 4001, false);
+  const CallPlan plain = f16_plan(without, 4000, 3001, 4001, false);
   ASSERT_EQ(plain.commands.size(), 3u) << plain.describe();
   EXPECT_NE(plain.commands.back().options.find("-DB_MN=0"), std::string::npos);
-  EXPECT_EQ(plain.temporaries[1].bytes, 3000u * 4032 * 2);
+  EXPECT_EQ(plain.temporaries[1].bytes, 3001u * 4032 * 2);
 }
 
 TEST(TensorMaps, AMapTheEncoderRefusesSendsTheCallToCpAsync) {

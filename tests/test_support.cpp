@@ -170,8 +170,16 @@ DeviceInfo fake_h200() {
   DeviceInfo h200 = shared_context().info();
   h200.name = "NVIDIA H200", h200.vendor = "NVIDIA Corporation", h200.architecture = "sm_90";
   h200.kind = DeviceKind::GPU, h200.compute_units = 132, h200.local_mem_bytes = 49152;
+  h200.static_local_bytes = 49152;  // as describe_device leaves it, unmeasured
   h200.max_work_group_size = 1024, h200.max_work_item_sizes = {1024, 1024, 64};
   h200.registers_per_work_group = 65536;
+  return h200;
+}
+
+DeviceInfo fake_h200_for_wgmma() {
+  DeviceInfo h200 = fake_h200();
+  h200.sm90a_patching = true;
+  h200.static_local_bytes = 232444;  // measured on an H200 (runtime/local_limits.hpp)
   return h200;
 }
 

@@ -139,6 +139,9 @@ class ScopedDatabase {
 // This machine's device described as an NVIDIA H200 (name, sm_90, 132 compute units, its local
 // memory and register file), for planner tests that read the built-in H200 entries.
 DeviceInfo fake_h200();
+// fake_h200 as planning_device gives it for a call the wgmma kernel computes, on a driver that
+// builds the patched program: sm90a_patching, and the static local limit measured (227 KiB).
+DeviceInfo fake_h200_for_wgmma();
 
 // Row-major dense C = alpha·A·B + beta·C in double, for small checks (C is not read when beta is
 // 0, and may then be null).

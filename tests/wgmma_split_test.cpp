@@ -21,8 +21,7 @@ namespace clgemm::test {
 namespace {
 
 DeviceInfo hopper() {
-  DeviceInfo d = fake_h200();  // 132 compute units
-  d.sm90a_patching = true;
+  DeviceInfo d = fake_h200_for_wgmma();  // 132 compute units
   return d;
 }
 

@@ -199,9 +199,7 @@ TEST(WgmmaPatch, ThreeTermsIssueThreeProductsPerStep) {
 }
 
 DeviceInfo hopper(bool patching) {
-  DeviceInfo d = fake_h200();
-  d.sm90a_patching = patching;
-  return d;
+  return patching ? fake_h200_for_wgmma() : fake_h200();
 }
 
 TEST(WgmmaPlan, TakenForItsArithmeticWherePatchingWorks) {
@@ -294,13 +292,15 @@ TEST(WgmmaPlan, TilesFollowTheShapeAndTheInputs) {
   EXPECT_EQ(x3.at("BN"), 64);
   EXPECT_EQ(x3.at("BK"), 64);
   EXPECT_EQ(x3.at("STAGES"), 2);
+  // The stages, 3xTF32's lo buffers, and 1 KiB for the barriers before the aligned stages.
   const auto& desc = detail::wgmma_descriptor();
-  EXPECT_EQ(desc.local_bytes(x3), 2u * 128 * 128 + 64 * 128);
+  const size_t barriers = 1024;
+  EXPECT_EQ(desc.local_bytes(x3), 2u * 128 * 128 + 64 * 128 + barriers);
   KernelParams two = x3;
   two["BM"] = 128;
-  EXPECT_EQ(desc.local_bytes(two), 2u * 192 * 128 + 2 * 64 * 128);
+  EXPECT_EQ(desc.local_bytes(two), 2u * 192 * 128 + 2 * 64 * 128 + barriers);
   two["TERMS"] = 1;
-  EXPECT_EQ(desc.local_bytes(two), 2u * 192 * 128);
+  EXPECT_EQ(desc.local_bytes(two), 2u * 192 * 128 + barriers);
 }
 
 TEST(WgmmaPlan, FallsBackAndSaysWhy) {

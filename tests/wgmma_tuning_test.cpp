@@ -18,10 +18,9 @@ namespace {
 // A Hopper card whose driver builds patched PTX, under a name no built-in entry has (the built-in
 // database holds no wgmma entries for its architecture, sm_90).
 DeviceInfo patched_hopper() {
-  DeviceInfo d = fake_h200();
+  DeviceInfo d = fake_h200_for_wgmma();
   const std::string tag = std::to_string(fresh_seed());
   d.name = "NVIDIA test hopper " + tag;
-  d.sm90a_patching = true;
   return d;
 }
 
@@ -113,8 +112,9 @@ TEST(WgmmaTuning, AnEntryThisDeviceCannotRunLeavesTheRules) {
   ScopedDatabase scoped;
   const DeviceInfo dev = patched_hopper();
   detail::TuningDatabase db;
-  // Four slices of 256 + 128 rows of 128 bytes: far past the 48 KiB of local memory.
-  db.upsert(entry(dev, "wgmma", DataType::F16, {{"BN", 256}, {"BK", 64}, {"STAGES", 4}}));
+  // Five slices of 256 + 128 rows of 128 bytes: past the 227 KiB of static local memory an H200
+  // gives a work-group.
+  db.upsert(entry(dev, "wgmma", DataType::F16, {{"BN", 256}, {"BK", 64}, {"STAGES", 5}}));
   scoped.store(db);
   const GemmPlan p = plan_gemm(dev, 4096, 4096, 4096, {}, DataType::F16);
   EXPECT_EQ(p.path, GemmPath::Wgmma);

@@ -10,7 +10,8 @@
 // Prints one line per configuration and shape; exits 1 on any wrong result. For experiments:
 // $WGMMA_K times products of that depth, $WGMMA_GROUP_M sets GROUP_M, $WGMMA_EXTRA adds build
 // options, $WGMMA_EMPTY_MMA=1 patches the wgmma away (the loads alone; results are then wrong, and
-// $WGMMA_TIME_ALL=1 times them anyway).
+// $WGMMA_TIME_ALL=1 times them anyway); $WGMMA_DUMP_PTX=FILE writes the unpatched PTX of
+// $WGMMA_DUMP_OPTIONS (else a fixed configuration), and $WGMMA_DUMP_ONLY=1 stops there.
 #include <clgemm/context.hpp>
 #include <clgemm/cpu.hpp>
 #include <clgemm/warnings.hpp>
@@ -303,8 +304,11 @@ int main(int argc, char** argv) {
                               {200, 300, 1000}, {257, 513, 77}, {1000, 1000, 1000}, {130, 250, 5}};
   local_memory_probe(ctx);
   if (const char* dump = std::getenv("WGMMA_DUMP_PTX")) {
+    // $WGMMA_DUMP_OPTIONS: the build options of the dump (such as a command's from `clgemm plan`).
     const Config c{128, 128, 32, 128, 3, 0, 0, 0};
-    dump_ptx(ctx, options_of(c, DataType::F16, DataType::F32), dump);
+    const char* options = std::getenv("WGMMA_DUMP_OPTIONS");
+    dump_ptx(ctx, options && *options ? options : options_of(c, DataType::F16, DataType::F32), dump);
+    if (std::getenv("WGMMA_DUMP_ONLY")) return 0;
   }
   bool all_ok = true;
   for (const DataType in : inputs) {

@@ -230,8 +230,9 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   // ones as single products).
   if (o.force_params.empty() && !three && batch <= 1)
     take_tensor_entry(plan, device, wgmma_descriptor(), type, {m, n, k}, {{"TERMS", 1}});
-  // Split-K of a last round of tiles that would leave most SMs idle, for single products.
-  if (batch <= 1) {
+  // Split-K of a last round of tiles that would leave most SMs idle, for single products (the
+  // warp-specialised schedule has none).
+  if (batch <= 1 && !wgmma_warp_specialised(plan.params)) {
     const WgmmaSplit split =
         wgmma_split(device, m, n, k, type, plan.params, o.force_splits, o.force_split_tiles);
     plan.splits = split.splits, plan.split_tiles = split.split_tiles;

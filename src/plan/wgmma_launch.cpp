@@ -1,6 +1,8 @@
 // wgmma_launch.cpp — see wgmma_launch.hpp.
 #include "plan/wgmma_launch.hpp"
 
+#include <clgemm/error.hpp>
+
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/gemm/wgmma_split.hpp"
@@ -66,9 +68,13 @@ struct KMajorOperand {
 // transposed (N×K) or, with 16-bit inputs, as stored (K×N, B_MN). It reads them in place where
 // every row of every item starts on a 128-byte cache line; rows that merely start on 16 bytes make
 // each slice's read of a row touch one more 32-byte sector, which cost far more than the copy
-// (kmajor_row). Anything else is packed K-major.
-bool in_place(bool kmajor, const MatrixRef& r, size_t stride, const std::vector<size_t>& offsets, DataType type) {
-  return kmajor && aligned_to(r.ld, r.offset, stride, offsets, 128 / data_type_bytes(type));
+// (kmajor_row). TMA reads boxes of rows that start on 16 bytes as they are, the boundary its maps
+// need (`line_bytes` 16): H200, f16 3000³ with B as stored (rows of 6,000 bytes), the call ran
+// 419 TFLOP/s with B packed first (the kernel alone 611) and 518 with B read in place. Anything
+// else is packed K-major.
+bool in_place(bool kmajor, const MatrixRef& r, size_t stride, const std::vector<size_t>& offsets, DataType type,
+              size_t line_bytes = 128) {
+  return kmajor && aligned_to(r.ld, r.offset, stride, offsets, line_bytes / data_type_bytes(type));
 }
 
 }  // namespace
@@ -76,6 +82,8 @@ bool in_place(bool kmajor, const MatrixRef& r, size_t stride, const std::vector<
 void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
   const GemmKernelDescriptor& d = wgmma_descriptor();
   KernelParams ps = plan.params;
+  // WS copies by TMA alone, and reads a float32 B K-major (no B_REGS).
+  const bool ws = wgmma_warp_specialised(ps);
   // A 16-bit B stored as is (K×N) goes in place as well, N-major (B_MN), where its rows start on
   // cache lines, and either TMA copies it or C has fewer than 4096 rows. TMA moves its boxes of
   // 128-byte rows faster than a K-major B's 64-byte ones (H100, f16, the kernel alone: 2048³ 327
@@ -93,16 +101,22 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // kernel already takes one operand through registers and runs about as fast either way (2048³
   // 76 against 72–73, 4096³ 83–85 against 84, 8192³ 80–83 against 79–81, 1024×8192² 84 against
   // 77–78, 256 × 256³ 50–51 against 41).
-  const bool b_kn = (g.type != DataType::F32 || wgmma_b_registers_fit(ps)) && !g.trans_b &&
+  const bool b_kn = (g.type != DataType::F32 || (wgmma_b_registers_fit(ps) && !ws)) && !g.trans_b &&
                     in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
-  const bool tma_wanted = (p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, g.type, b_kn)) &&
+  const bool tma_wanted = (ws || p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, g.type, b_kn)) &&
                           b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0;
   const bool three = wgmma_three_terms(ps);
+  // Where TMA is wanted, rows on 16 bytes are read in place too (in_place); should the maps then
+  // not encode, cp.async reads them so, a little slower.
+  const size_t line = tma_wanted ? 16 : 128;
+  const bool b_kn_tma = b_kn || ((g.type != DataType::F32 || (wgmma_b_registers_fit(ps) && !ws)) && !g.trans_b &&
+                                 in_place(true, g.b, s.b_stride, s.b_offsets, g.type, line));
   const bool b_in_place_mn =
-      g.type == DataType::F32 ? b_kn && (three || g.m < 3072) : b_kn && (g.m < 4096 || tma_wanted);
+      g.type == DataType::F32 ? b_kn_tma && (three || g.m < 3072) : b_kn_tma && (g.m < 4096 || tma_wanted);
   const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);
-  KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type), 0, row, g.m * row};
-  KMajorOperand bo{!b_in_place_mn && !in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type), 0, row, g.n * row};
+  KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type, line), 0, row, g.m * row};
+  KMajorOperand bo{!b_in_place_mn && !in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type, line), 0, row,
+                   g.n * row};
   // A 16-bit B that is packed anyway, for TMA to copy, is packed N-major: K rows of N, each padded
   // to 128 bytes, which TMA moves faster than K-major rows as it does a B read in place.
   const bool b_packed_mn = bo.packed && g.type != DataType::F32 && tma_wanted;
@@ -115,24 +129,6 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   const size_t items = batch.front().s.count;
   if (a.packed) a.temp = b.temporary("A packed K-major", items * a.item * bytes);
   if (bo.packed) bo.temp = b.temporary(b_mn ? "B packed N-major" : "B packed K-major", items * bo.item * bytes);
-  const size_t tiles_n = ceil_div(g.n, size_t(p(ps, "BN")));
-  // Split-K of the last round's tiles of every item (the plan's, wgmma_split). Each split tile's
-  // parts go into a workspace of float32 partial tiles and count on a counter of the tile, which
-  // the last part sets back to zero. A batch whose workspace would pass kMaxSplitWorkspaceBytes
-  // runs unsplit.
-  const size_t tiles = ceil_div(g.m, size_t(p(ps, "BM"))) * ceil_div(g.n, size_t(p(ps, "BN")));
-  WgmmaSplit split;
-  if (plan.splits > 1 && plan.split_tiles > 0) split = {plan.splits, std::min(plan.split_tiles, tiles)};
-  const size_t ws_bytes =
-      items * split.split_tiles * split.splits * size_t(p(ps, "BM")) * size_t(p(ps, "BN")) * sizeof(float);
-  if (ws_bytes > kMaxSplitWorkspaceBytes) split = {};
-  const size_t groups = wgmma_groups(tiles, split);
-  size_t ws = 0, counters = 0;
-  if (split.splits > 1) {
-    ws = b.temporary("split-K workspace", ws_bytes);
-    counters = b.temporary("split-K counts", items * split.split_tiles * sizeof(int32_t), true);
-  }
-  const cl::NDRange local = d.local(ps), global(groups * local[0]);
   const DataType compute = compute_type(g.type);
   // The tensor maps of every piece, or none: a piece's A as the kernel reads it (in place or the
   // packed copy), and B K-major or N-major. A map the encoder refuses (a stride of 0 that a batch
@@ -160,6 +156,48 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   }
   const bool tma = !maps.empty();
   ps["TMA"] = tma;
+  if (ws && !tma) {
+    // The maps did not encode (or the device takes none): the same tile, one warpgroup fewer,
+    // with cp.async, where it is a configuration of its own; else the kernel's defaults.
+    KernelParams plain = ps;
+    plain["WS"] = 0, plain["CONSUMER_REGS"] = 0, plain["PRODUCER_REGS"] = 0;
+    try {
+      ps = resolve_params(d, b.device(), plain);
+    } catch (const Error&) {
+      ps = resolve_params(d, b.device(), {{"B_MN", p(ps, "B_MN")}});
+    }
+    ps["TMA"] = 0;
+  }
+  const size_t tiles_n = ceil_div(g.n, size_t(p(ps, "BN")));
+  // Split-K of the last round's tiles of every item (the plan's, wgmma_split). Each split tile's
+  // parts go into a workspace of float32 partial tiles and count on a counter of the tile, which
+  // the last part sets back to zero. A batch whose workspace would pass kMaxSplitWorkspaceBytes
+  // runs unsplit.
+  const size_t tiles = ceil_div(g.m, size_t(p(ps, "BM"))) * ceil_div(g.n, size_t(p(ps, "BN")));
+  WgmmaSplit split;
+  if (plan.splits > 1 && plan.split_tiles > 0 && !ws) split = {plan.splits, std::min(plan.split_tiles, tiles)};
+  const size_t ws_bytes =
+      items * split.split_tiles * split.splits * size_t(p(ps, "BM")) * size_t(p(ps, "BN")) * sizeof(float);
+  if (ws_bytes > kMaxSplitWorkspaceBytes) split = {};
+  size_t workspace = 0, counters = 0;
+  if (split.splits > 1) {
+    workspace = b.temporary("split-K workspace", ws_bytes);
+    counters = b.temporary("split-K counts", items * split.split_tiles * sizeof(int32_t), true);
+  }
+  // WS: persistent work-groups, as many per item as the SMs hold at once (all of them shared by
+  // the items), each walking tiles g, g + groups, ...; setmaxnreg's budget for that many per SM,
+  // which .minnctapersm makes ptxas honour.
+  const bool persistent = wgmma_warp_specialised(ps);
+  unsigned min_groups = 0;
+  size_t groups = wgmma_groups(tiles, split);
+  if (persistent) {
+    const size_t resident = wgmma_resident(ps, b.device()), units = std::max<size_t>(b.device().compute_units, 1);
+    groups = std::min(tiles, std::max<size_t>(1, ceil_div(units * resident, items)));
+    const WgmmaRegisterBudget budget = wgmma_ws_registers(ps, resident);
+    ps["CONSUMER_REGS"] = budget.consumer, ps["PRODUCER_REGS"] = budget.producer;
+    min_groups = unsigned(resident);
+  }
+  const cl::NDRange local = d.local(ps), global(groups * local[0]);
   // Every work-group completes a copy of its own: two maps per work-group of the largest piece.
   const size_t slot_bytes = 2 * sizeof(TensorMapBytes) * (global[0] / local[0]) * items;
   const size_t map_slots = tma ? b.temporary("tensor maps", slot_bytes) : 0;
@@ -195,7 +233,8 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
       return std::vector<Arg>{Arg::mem(role), Arg::u64(r.offset), Arg::i32(int64_t(r.ld)), Arg::u64(stride)};
     };
     Command c;
-    c.what = tma ? "wgmma (TMA)" : "wgmma";
+    c.what = persistent ? "wgmma (TMA, warp-specialised, persistent)" : tma ? "wgmma (TMA)" : "wgmma";
+    c.min_groups_per_cu = min_groups;
     c.sources = d.program_sources();
     c.entry = d.entry;
     c.options = wgmma_options(ps, pg.type, pg.c_type) + " -DSPLITS=" + std::to_string(split.splits) +
@@ -214,7 +253,7 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
                                    Arg::raw(maps[index].second.data(), sizeof(TensorMapBytes)),
                                    Arg::mem(BufferRole::Temporary, map_slots)});
     if (split.splits > 1)
-      c.args.insert(c.args.end(), {Arg::i32(int64_t(tiles - split.split_tiles)), Arg::mem(BufferRole::Temporary, ws),
+      c.args.insert(c.args.end(), {Arg::i32(int64_t(tiles - split.split_tiles)), Arg::mem(BufferRole::Temporary, workspace),
                                    Arg::mem(BufferRole::Temporary, counters)});
     c.dims = 2;
     c.global = {global[0], piece.s.count, 1};

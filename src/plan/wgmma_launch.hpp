@@ -41,7 +41,10 @@ bool wgmma_tma_pays(size_t m, size_t n, size_t k, size_t count, DataType type, b
 // The wgmma path's commands. Where TMA pays, b's device takes tensor maps
 // (DeviceInfo::tensor_maps), the batch is strided and both maps encode, every launch copies by TMA
 // (TMA = 1), with the maps passed by value and a temporary for the work-groups' copies of them;
-// otherwise the kernel copies with cp.async.
+// otherwise the kernel copies with cp.async. With TMA, rows that start on 16 bytes are read in
+// place. A warp-specialised configuration (WS 1) launches persistent work-groups, as many as the
+// SMs hold, with its setmaxnreg budget and .minnctapersm; where the maps do not encode it falls
+// back to the same tile without WS (else the defaults), by cp.async.
 void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan);
 
 }  // namespace clgemm::detail

@@ -27,11 +27,14 @@
 // removed, the kernel takes as long as with them (H100, f16, 8192³ by TMA: 1.86 against 1.83 ms).
 // TMA also writes zeros past the tensors' edges on its own.
 //
-// Local memory binds everything here: NVIDIA's OpenCL gives a work-group at most 48 KiB, static or
-// dynamic (an H100 refused a launch with 48 KiB of dynamic local memory), so a tile of 128×128
-// holds 3 slices of 32 16-bit elements, and latency is hidden by two work-groups on each SM as
-// much as by the pipeline. WM = 128 gives one warpgroup two blocks of 64 rows, for tiles of fewer
-// work-items.
+// The stages are one static `__local` array, which NVIDIA's OpenCL lets grow to 227 KiB on sm_90
+// (232,444 bytes; only `__local` arguments stop at 48 KiB: runtime/local_limits.hpp), so a tile of
+// 128×256 holds four slices of 64 16-bit elements. This kernel waits at a barrier of the whole
+// work-group for every slice, which large tiles pay for in idle tensor cores; the warp-specialised
+// kernel of the same name (WS = 1, gemm/wgmma/warp_specialised.cl) takes the large products where
+// TMA copies, and this one the rest: 128×128 tiles in three slices of 32, latency hidden by two
+// work-groups on each SM as much as by the pipeline. WM = 128 gives one warpgroup two blocks of 64
+// rows, for tiles of fewer work-items.
 //
 // Shared memory holds each slice as rows of BK elements (ROW_BYTES = 32, 64 or 128 bytes) in the
 // swizzled layout wgmma's descriptors name: the 16-byte chunk c of row r sits at chunk
@@ -66,12 +69,15 @@
 // and these parts, in this order (the descriptor's sources, wgmma_kernel.cpp), then this file:
 //   wgmma/config.cl     the parameters, their defaults, derived values, #error for combinations
 //                       the kernel cannot build;
-//   wgmma/markers.cl    the inline-asm markers the host patches into wgmma instructions;
+//   wgmma/markers.cl    the inline-asm markers the host patches into wgmma and setmaxnreg;
+//   wgmma/schedule.cl   where each tile of C lies (bands of GROUP_M tile rows);
 //   wgmma/staging.cl    the swizzled slices in local memory and their descriptors, the cp.async
 //                       and TMA copies, 3xTF32's split;
 //   wgmma/epilogue.cl   the accumulators into C through local memory;
-//   wgmma/split.cl      split-K of the last round of tiles: the parts' sums in a workspace.
+//   wgmma/split.cl      split-K of the last round of tiles: the parts' sums in a workspace;
+//   wgmma/warp_specialised.cl  the kernel with WS = 1, in place of this file's.
 
+#if !WS  // the warp-specialised kernel of the same name: wgmma/warp_specialised.cl
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
                 __global const in_raw* A, ulong a_offset, const int lda, const ulong a_stride,
@@ -97,8 +103,6 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   B += b_offset;
   C += c_offset;
 
-  // Tiles in bands of GROUP_M rows, each band walked column by column: the work-groups running
-  // together share their slices of A and B in L2.
   const int tiles_m = (M + BM - 1) / BM;
 #if SPLITS > 1
   // Past the whole tiles, SPLITS work-groups per tile, each a part of its slices (wgmma/split.cl).
@@ -108,12 +112,8 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #else
   const int tile = get_group_id(0);
 #endif
-  const int band = tile / (GROUP_M * tiles_n);
-  const int first_m = band * GROUP_M;
-  const int band_rows = min(GROUP_M, tiles_m - first_m);
-  const int in_band = tile % (GROUP_M * tiles_n);
-  const int m0 = (first_m + in_band % band_rows) * BM;
-  const int n0 = (in_band / band_rows) * BN;
+  int m0, n0;
+  tile_origin(tile, tiles_m, tiles_n, &m0, &n0);
 
   __local uint4 smem[LOCAL_BYTES / 16] __attribute__((aligned(1024)));
 #if SPLITS > 1
@@ -319,3 +319,4 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
 #endif
 #endif
 }
+#endif

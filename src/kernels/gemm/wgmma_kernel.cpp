@@ -30,22 +30,41 @@ bool wgmma_three_terms_pay(const DeviceInfo& device, size_t m, size_t n, size_t 
 
 bool wgmma_three_terms(const KernelParams& ps) { return ps.count("TERMS") && p(ps, "TERMS") == 3; }
 
+bool wgmma_warp_specialised(const KernelParams& ps) { return ps.count("WS") && p(ps, "WS") == 1; }
+
 namespace {
 
-long threads_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM") * 128; }
+long consumers_of(const KernelParams& ps) { return p(ps, "BM") / p(ps, "WM"); }
 
-// Accumulators (twice as many for 3xTF32's step sums, and its fragments of A), the copies'
-// addresses and about 40 for the rest (descriptors, loop state).
-size_t registers_of(const KernelParams& ps) {
+long threads_of(const KernelParams& ps) { return (consumers_of(ps) + (wgmma_warp_specialised(ps) ? 1 : 0)) * 128; }
+
+// A consumer's registers: accumulators (twice as many for 3xTF32's step sums, and its fragments
+// of A), the copies' addresses and about 40 for the rest (descriptors, loop state).
+size_t consumer_registers(const KernelParams& ps) {
   const size_t blocks = size_t(p(ps, "WM") / 64), acc = blocks * size_t(p(ps, "BN")) / 2;
   return wgmma_three_terms(ps) ? 2 * acc + 8 * blocks + 40 : acc + 40;
 }
 
-// Local memory: the stages, and for 3xTF32 lo buffers of a slice of B, one per warpgroup.
+// Per work-item of the work-group: with WS, the consumers' and the producer's registers after
+// setmaxnreg (wgmma_ws_registers) shared out over all of them.
+size_t registers_of(const KernelParams& ps) {
+  const size_t regs = consumer_registers(ps);
+  if (!wgmma_warp_specialised(ps)) return regs;
+  const size_t consumers = size_t(consumers_of(ps)) * 128;
+  return ceil_div(consumers * regs + 128 * kWgmmaProducerRegisters, consumers + 128);
+}
+
+// Local memory: the stages, for 3xTF32 lo buffers of a slice of B (two where two or more
+// warpgroups take turns), with WS the epilogue's own area (wgmma/config.cl: 64 rows of 40 floats
+// per consumer), and 1 KiB for the mbarriers and split-K's flag, which the compiler places before
+// the stages and pads to their 1024-byte alignment (H200: 218,176 bytes for 128×256 tiles in four
+// stages with WS, CL_KERNEL_LOCAL_MEM_SIZE, where the stages and the epilogue's area take 217,088).
 size_t local_bytes_of(const KernelParams& ps) {
-  const size_t row = size_t(p(ps, "BK")) * 2, warpgroups = size_t(p(ps, "BM") / p(ps, "WM"));
+  const size_t row = size_t(p(ps, "BK")) * 2, warpgroups = size_t(consumers_of(ps));
+  const size_t lo_buffers = warpgroups == 1 ? 1 : 2;
   return size_t(p(ps, "STAGES")) * size_t(p(ps, "BM") + p(ps, "BN")) * row +
-         (wgmma_three_terms(ps) ? warpgroups * size_t(p(ps, "BN")) * row : 0);
+         (wgmma_three_terms(ps) ? lo_buffers * size_t(p(ps, "BN")) * row : 0) +
+         (wgmma_warp_specialised(ps) ? warpgroups * 64 * 40 * 4 : 0) + 1024;
 }
 
 // Work-groups per SM by registers and by local memory (228 KiB per SM on sm_90, 1 KiB of it
@@ -55,6 +74,23 @@ size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
   return std::max<size_t>(1, std::min(resident_by_registers(dev, registers_of(ps), size_t(threads_of(ps))),
                                       233472 / bytes));
 }
+
+}  // namespace
+
+size_t wgmma_resident(const KernelParams& ps, const DeviceInfo& device) { return resident_of(ps, device); }
+
+WgmmaRegisterBudget wgmma_ws_registers(const KernelParams& ps, size_t resident) {
+  if (!wgmma_warp_specialised(ps) || resident == 0) return {};
+  const size_t file = 65536 / resident, threads = size_t(threads_of(ps));
+  const size_t consumers = size_t(consumers_of(ps)) * 128;
+  const size_t at_entry = std::min<size_t>(255, file / threads / 8 * 8);
+  if (file < 128 * kWgmmaProducerRegisters) return {};
+  const size_t consumer = std::min<size_t>(240, (file - 128 * kWgmmaProducerRegisters) / consumers / 8 * 8);
+  if (consumer <= at_entry) return {};
+  return {long(consumer), long(kWgmmaProducerRegisters)};
+}
+
+namespace {
 
 // The tile slots that `tiles` work-groups take when they are shared out evenly over `units` SMs,
 // `resident` at a time on each: rounds times work-groups per round. Without split-K
@@ -93,6 +129,24 @@ constexpr long kSixteenBitGroupM = 16;
 // 3xTF32 takes 64×64 tiles of one warpgroup in two slices of 32 floats (TFLOP/s on the H100 with
 // TMA): 72 / 84 / 81 at 2048³ / 4096³ / 8192³, where 128×64 tiles of one warpgroup in slices of
 // 16 ran 48 / 77 / 85 and 64×128 ones 61 / 75 / 74.
+// H200, `scripts/gpu/big_tiles.sh` (force_probe, TFLOP/s), f16 at 4096³ / 8192³: 128×256 tiles
+// with WS 632 / 727, 192×192 625 / 703, 256×128 (two warpgroups of 128 rows) 596, 128×128 in six
+// slices 582 at 4096³, and 128×256 without WS 492, against 545 / 627 for the rules below it; TF32
+// 332 / 375 for 128×256 and 317 / 361 for 192×192, against 263 / 287. So 192×192 tiles compute a
+// round about 0.96 times as fast, and are taken where they fill the rounds enough better.
+KernelParams wgmma_ws_tiles(size_t units, size_t m, size_t n) {
+  const auto filled = [&](size_t bm, size_t bn) {
+    const size_t tiles = ceil_div(m, bm) * ceil_div(n, bn);
+    return double(tiles) / double(slots_taken(tiles, units, 1));
+  };
+  if (kWgmmaSquareTileSpeed * filled(192, 192) > filled(128, 256)) {
+    KernelParams square = kWgmmaWideTiles;
+    square["BM"] = 192, square["BN"] = 192;
+    return square;
+  }
+  return kWgmmaWideTiles;
+}
+
 KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type,
                          Math math) {
   const bool sixteen_bit = type == DataType::F16 || type == DataType::BF16;
@@ -102,6 +156,11 @@ KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k,
   if (tiles < units) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
   if (sixteen_bit && items > 1 && k <= 512 && std::max(m, n) <= 384)
     return {{"BM", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
+  // Warp-specialised tiles in four slices of 128-byte rows, where TMA runs and they fill every SM:
+  // 128×256, or 192×192 where those leave the last round of tiles much fuller (wgmma_ws_tiles).
+  if ((sixteen_bit || (type == DataType::F32 && math == Math::Tf32)) && device.tensor_maps && items <= 1 &&
+      ceil_div(m, 128) * ceil_div(n, 256) >= units)
+    return wgmma_ws_tiles(units, m, n);
   if (sixteen_bit) {
     // The descriptor's defaults (two warpgroups), and the same tiles with one.
     const KernelParams two = resolve_params(wgmma_descriptor(), device, {});
@@ -148,9 +207,16 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
   const std::string tail = input == DataType::F32 ? ", p, 1, 1;\n" : b_mn ? ", p, 1, 1, 0, 1;\n" : ", p, 1, 1, 0, 0;\n";
   const std::string op = "wgmma.mma_async.sync.aligned." + shape + types + " " + register_list(0, acc) + ", ";
   // With TMA, each work-group puts the tensors' addresses into its copy of the tensor maps.
+  // WS moves registers with setmaxnreg where the launch gave a budget (wgmma_ws_registers).
+  const auto setmaxnreg = [&](const char* name, const char* how) -> PtxMarkerRule {
+    const long regs = ps.count(name) ? p(ps, name) : 0;
+    return {std::string("setmaxnreg_") + how, 0,
+            regs > 0 ? "setmaxnreg." + std::string(how) + ".sync.aligned.u32 " + std::to_string(regs) + ";" : ""};
+  };
   std::vector<PtxMarkerRule> rules = {
       {"wgmma_drain", acc, "wgmma.wait_group.sync.aligned 0;"},
-      {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"}};
+      {"tensormap_address", 2, "tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};"},
+      setmaxnreg("PRODUCER_REGS", "dec"), setmaxnreg("CONSUMER_REGS", "inc")};
   if (b_mn && input == DataType::F32 && !wgmma_b_registers_fit(ps))
     throw Error(Status::InternalError, "an N-major float32 B does not fit this tile");
   if (b_mn && input == DataType::F32 && !wgmma_three_terms(ps)) {
@@ -191,9 +257,10 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
       mma += op + "da, db" + tail;
     }
     mma += "wgmma.commit_group.sync.aligned;";
-    // With INFLIGHT = 1 a warpgroup waits until only the current slice's groups run: one per block
-    // of 64 rows.
-    const std::string inflight = std::to_string(p(ps, "INFLIGHT") * p(ps, "WM") / 64);
+    // With INFLIGHT = 1, and always with WS, a warpgroup waits until only the current slice's
+    // groups run: one per block of 64 rows.
+    const long in_flight = p(ps, "INFLIGHT") == 1 || wgmma_warp_specialised(ps) ? 1 : 0;
+    const std::string inflight = std::to_string(in_flight * p(ps, "WM") / 64);
     rules.push_back({"wgmma_mma", acc + 2, mma});
     rules.push_back({"wgmma_wait", acc, "wgmma.wait_group.sync.aligned " + inflight + ";"});
   }
@@ -205,16 +272,17 @@ const GemmKernelDescriptor& wgmma_descriptor() {
     GemmKernelDescriptor d;
     d.info = {0, "wgmma", "Hopper tensor-core kernel (wgmma through patched PTX) on K-major operands", "gemm/wgmma.cl", {}};
     d.entry = "wgmma_gemm";
-    d.sources = {"common/vectors.cl",    "common/batch.cl",       "common/cp_async.cl",
-                 "common/device_fence.cl", "gemm/wgmma/config.cl", "gemm/wgmma/markers.cl",
-                 "gemm/wgmma/staging.cl", "gemm/wgmma/epilogue.cl", "gemm/wgmma/split.cl"};
+    d.sources = {"common/vectors.cl",         "common/batch.cl",         "common/cp_async.cl",
+                 "common/device_fence.cl",    "gemm/wgmma/config.cl",    "gemm/wgmma/markers.cl",
+                 "gemm/wgmma/schedule.cl",    "gemm/wgmma/staging.cl",   "gemm/wgmma/epilogue.cl",
+                 "gemm/wgmma/split.cl",       "gemm/wgmma/warp_specialised.cl"};
     // BK counts elements of 16-bit inputs; TF32 configurations take half of it (wgmma_options).
     d.params = {
-        {"BM", 128, 128, "rows of C per work-group", {64, 128, 256}},
-        {"BN", 128, 128, "columns of C per work-group: the N of each wgmma", {64, 128, 256}},
+        {"BM", 128, 128, "rows of C per work-group", {64, 128, 192, 256}},
+        {"BN", 128, 128, "columns of C per work-group: the N of each wgmma", {64, 128, 192, 256}},
         {"WM", 64, 64, "rows of C per warpgroup (one or two wgmma of 64 rows)", {64, 128}},
         {"BK", 32, 32, "K-depth of one pipeline slice (16-bit elements)", {16, 32, 64}},
-        {"STAGES", 3, 3, "slices in the copy pipeline", {2, 3, 4}},
+        {"STAGES", 3, 3, "slices in the copy pipeline", {2, 3, 4, 5, 6}},
         {"INFLIGHT", 0, 0, "1: a slice's wgmma may still run while the next is issued", {0, 1}, 0},
         {"GROUP_M", 8, 8, "tiles of C per band of rows walked column by column", {4, 8, 16}},
         // Not tuned: the launch sets B_MN from B's layout, and TMA where it pays and maps encode.
@@ -223,15 +291,21 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         {"TMA", 0, 0, "1: slices copied by the tensor memory accelerator (INFLIGHT 0, strided batches)", {}, 0},
         // Not tuned: the plan sets it from GemmOptions::math.
         {"TERMS", 1, 1, "tensor-core products per product: 1, or 3 (3xTF32 on float32 inputs, INFLIGHT 0)", {}, 0},
+        // The schedule: warp-specialised (a TMA producer warpgroup, mbarriers, persistent
+        // work-groups; wgmma/warp_specialised.cl) or not.
+        {"WS", 0, 0, "1: a producer warpgroup copies by TMA for BM/WM consumers, persistent over tiles", {0, 1}, 0},
+        // Not tuned: the launch sets them from WS and the work-groups per SM (wgmma_ws_registers).
+        {"CONSUMER_REGS", 0, 0, "WS: registers per consumer work-item after setmaxnreg (0: none)", {}, 0},
+        {"PRODUCER_REGS", 0, 0, "WS: registers per producer work-item after setmaxnreg (0: none)", {}, 0},
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
-        one_of("BM", {64, 128, 256}),
+        one_of("BM", {64, 128, 192, 256}),
         one_of("WM", {64, 128}),
-        {"BM one or two times WM", [](const KernelParams& ps, const DeviceInfo&) {
-           return p(ps, "BM") % p(ps, "WM") == 0 && p(ps, "BM") / p(ps, "WM") <= 2;
+        {"BM one to four times WM", [](const KernelParams& ps, const DeviceInfo&) {
+           return p(ps, "BM") % p(ps, "WM") == 0 && p(ps, "BM") / p(ps, "WM") <= 4;
          }},
-        one_of("BN", {64, 128, 256}),
+        one_of("BN", {64, 128, 192, 256}),
         one_of("BK", {16, 32, 64}),
         one_of("INFLIGHT", {0, 1}),
         {"STAGES from 2 to 8", [](const KernelParams& ps, const DeviceInfo&) {
@@ -249,9 +323,24 @@ const GemmKernelDescriptor& wgmma_descriptor() {
         {"an N-major B with BK a multiple of 16", [](const KernelParams& ps, const DeviceInfo&) {
            return p(ps, "B_MN") == 0 || p(ps, "BK") % 16 == 0;
          }},
-        // BK counts 16-bit elements: a row of a slice is BK / 8 copies of 16 bytes.
+        // BK counts 16-bit elements: a row of a slice is BK / 8 copies of 16 bytes. WS copies by
+        // TMA alone.
         {"a slice splits evenly into 16-byte copies over the work-group", [](const KernelParams& ps, const DeviceInfo&) {
-           return (p(ps, "BM") + p(ps, "BN")) * (p(ps, "BK") / 8) % threads_of(ps) == 0;
+           return wgmma_warp_specialised(ps) || (p(ps, "BM") + p(ps, "BN")) * (p(ps, "BK") / 8) % threads_of(ps) == 0;
+         }},
+        one_of("WS", {0, 1}),
+        {"WS needs tensor maps (TMA)", [](const KernelParams& ps, const DeviceInfo& dev) {
+           return !wgmma_warp_specialised(ps) || dev.tensor_maps;
+         }},
+        {"WS with TERMS 1 and INFLIGHT 0", [](const KernelParams& ps, const DeviceInfo&) {
+           return !wgmma_warp_specialised(ps) || (p(ps, "TERMS") == 1 && p(ps, "INFLIGHT") == 0);
+         }},
+        {"setmaxnreg budgets in multiples of 8 from 24 to 256, with WS", [](const KernelParams& ps, const DeviceInfo&) {
+           for (const char* name : {"CONSUMER_REGS", "PRODUCER_REGS"}) {
+             const long r = p(ps, name);
+             if (r != 0 && (!wgmma_warp_specialised(ps) || r < 24 || r > 256 || r % 8 != 0)) return false;
+           }
+           return true;
          }},
         {"needs sm_90a (an NVIDIA GPU of compute capability 9.0)",
          [](const KernelParams&, const DeviceInfo& dev) { return wgmma_architecture(dev); }},
@@ -266,6 +355,7 @@ const GemmKernelDescriptor& wgmma_descriptor() {
     d.local = [](const KernelParams& ps) { return cl::NDRange(threads_of(ps)); };
     d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "BM")), size_t(p(ps, "BN"))); };
     d.local_bytes = local_bytes_of;
+    d.local_kind = LocalMemoryKind::Static;  // the stages are one static array (gemm/wgmma.cl)
     d.resident = resident_of;
     d.registers = registers_of;
     return d;

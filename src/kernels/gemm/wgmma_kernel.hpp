@@ -29,8 +29,10 @@ bool wgmma_arithmetic(DataType input, Math math);
 // warpgroups, slices of 32 16-bit elements in three stages), empty where those fill the device and
 // K is deep. Where they would leave compute units idle, 64×64 tiles of one warpgroup in three
 // slices of 128-byte rows. Batches of 16-bit products with K up to 512 and items up to 384 on a
-// side take 64×128 tiles in two slices of 64. Other 16-bit calls take 128×128 tiles of one
-// warpgroup where three of them per SM fill the last round of work-groups clearly better than two.
+// side take 64×128 tiles in two slices of 64. Single 16-bit and TF32 products that fill every SM
+// with 128×256 tiles take wgmma_ws_tiles where the device takes tensor maps. Other 16-bit calls take
+// 128×128 tiles of one warpgroup where three of them per SM fill the last round of work-groups
+// clearly better than two.
 KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type,
                          Math math = Math::Fp32);
 
@@ -52,6 +54,36 @@ bool wgmma_three_terms(const KernelParams& ps);
 // gemm/wgmma.cl): square tiles of 64 or 128, slices of 16 or 32 floats (BK 32 or 64) and
 // INFLIGHT 0.
 bool wgmma_b_registers_fit(const KernelParams& ps);
+
+// The warp-specialised tiles large 16-bit products take where TMA runs: 128×256, two consumer
+// warpgroups, four slices of 64 elements.
+inline const KernelParams kWgmmaWideTiles = {{"WS", 1}, {"BM", 128}, {"BN", 256}, {"WM", 64}, {"BK", 64}, {"STAGES", 4}};
+
+// How fast warp-specialised 192×192 tiles compute a full round against kWgmmaWideTiles (H200).
+constexpr double kWgmmaSquareTileSpeed = 0.96;
+
+// The warp-specialised tiles of an m×n product on `units` SMs: kWgmmaWideTiles, or the same in
+// 192×192 where the rounds of tiles they fill, times kWgmmaSquareTileSpeed, beat 128×256's.
+KernelParams wgmma_ws_tiles(size_t units, size_t m, size_t n);
+
+// Whether a configuration takes the warp-specialised schedule (WS 1, gemm/wgmma/warp_specialised.cl).
+bool wgmma_warp_specialised(const KernelParams& ps);
+
+// The registers a WS producer's work-items keep after setmaxnreg: it only computes addresses and
+// waits on barriers.
+constexpr size_t kWgmmaProducerRegisters = 40;
+
+// WS's register budget where `resident` work-groups share an SM's 65,536 registers: the producer's
+// kWgmmaProducerRegisters, the rest shared by the consumers' work-items in multiples of 8, at most
+// 240; {0, 0} (no setmaxnreg) where that gives the consumers no more than the cap at entry, the
+// registers shared out evenly.
+struct WgmmaRegisterBudget {
+  long consumer = 0, producer = 0;
+};
+WgmmaRegisterBudget wgmma_ws_registers(const KernelParams& ps, size_t resident);
+
+// Work-groups one SM holds at once of this configuration, by registers and local memory.
+size_t wgmma_resident(const KernelParams& ps, const DeviceInfo& device);
 
 // The rules that turn the kernel's markers into wgmma for inputs of `input` type (F16, BF16, or
 // F32 for TF32) and the configuration's BN and BK.

@@ -5,13 +5,13 @@
 #define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
 #endif
 #ifndef BM
-#define BM 128      // rows of C per work-group
+#define BM 128      // rows of C per work-group: 64, 128, 192 or 256
 #endif
 #ifndef WM
 #define WM 64       // rows of C per warpgroup: 64 or 128
 #endif
 #ifndef BN
-#define BN 128      // columns of C per work-group: the N of every wgmma (64, 128 or 256)
+#define BN 128      // columns of C per work-group: the N of every wgmma (64, 128, 192 or 256)
 #endif
 #ifndef BK
 #define BK 32       // K-depth of one pipeline slice, in elements (32, 64 or 128 bytes of a row)
@@ -34,6 +34,16 @@
 #ifndef TERMS
 #define TERMS 1     // tensor-core products per float32 product: 1, or 3 (3xTF32, float32 inputs)
 #endif
+#ifndef WS
+#define WS 0        // 1: warp-specialised (gemm/wgmma/warp_specialised.cl): a producer warpgroup
+                    // copies by TMA, BM/WM consumer warpgroups multiply, persistent over tiles
+#endif
+#ifndef CONSUMER_REGS
+#define CONSUMER_REGS 0  // WS: registers a consumer work-item takes with setmaxnreg (0: none)
+#endif
+#ifndef PRODUCER_REGS
+#define PRODUCER_REGS 0  // WS: registers the producer's work-items give back with setmaxnreg (0: none)
+#endif
 
 #if IN_STORAGE == STORAGE_F16 || IN_STORAGE == STORAGE_BF16
 #define ELEM 2
@@ -45,9 +55,9 @@ typedef uint in_raw;
 #error "wgmma takes f16, bf16 or float32 (as TF32) inputs"
 #endif
 
-#define WARPGROUPS (BM / WM)
+#define WARPGROUPS (BM / WM)                      // the warpgroups that multiply
 #define MT (WM / 64)                              // blocks of 64 rows per warpgroup
-#define THREADS (WARPGROUPS * 128)
+#define THREADS ((WARPGROUPS + WS) * 128)         // and, with WS, the producer's
 #define ROW_BYTES (BK * ELEM)
 #define CHUNKS (ROW_BYTES / 16)                   // 16-byte chunks per row
 #define CHUNK_ELEMS (16 / ELEM)
@@ -57,11 +67,11 @@ typedef uint in_raw;
 #define NACC (BN / 2)                             // accumulators per work-item
 #define COPIES (((BM + BN) * CHUNKS) / THREADS)   // 16-byte copies per work-item per slice
 
-#if (WM != 64 && WM != 128) || BM % WM || BM / WM > 2
-#error "WM is 64 or 128, and BM one or two times WM"
+#if (WM != 64 && WM != 128) || BM % WM || BM / WM > 4 || (BM != 64 && BM != 128 && BM != 192 && BM != 256)
+#error "BM is 64, 128, 192 or 256, WM 64 or 128, and BM one to four times WM"
 #endif
-#if BN != 64 && BN != 128 && BN != 256
-#error "BN is 64, 128 or 256"
+#if BN != 64 && BN != 128 && BN != 192 && BN != 256
+#error "BN is 64, 128, 192 or 256"
 #endif
 #if ROW_BYTES != 32 && ROW_BYTES != 64 && ROW_BYTES != 128
 #error "a slice's rows are 32, 64 or 128 bytes (BK of 16, 32 or 64 16-bit elements, 8, 16 or 32 floats)"
@@ -73,8 +83,11 @@ typedef uint in_raw;
 #error "the pipeline has 2-8 stages"
 #endif
 #define AHEAD (STAGES - 1)                        // slices being copied while one is multiplied
-#if ((BM + BN) * CHUNKS) % THREADS
+#if !WS && ((BM + BN) * CHUNKS) % THREADS
 #error "a slice must split evenly into 16-byte copies over the work-group"
+#endif
+#if WS && (!TMA || INFLIGHT || TERMS != 1 || SPLITS > 1 || BATCH_ARRAYS || (B_MN && ELEM == 4))
+#error "WS takes TMA, INFLIGHT 0, TERMS 1, no split-K, strided batches and a K-major float32 B"
 #endif
 #if TMA && (INFLIGHT || BATCH_ARRAYS)
 #error "the tensor-map path takes INFLIGHT 0 and strided batches"
@@ -99,7 +112,17 @@ typedef uint in_raw;
 // Two lo buffers in turn where another warpgroup may still read slice kt − 1's while slice kt's is
 // written; one warpgroup has finished with it by then.
 #define LO_BUFFERS (WARPGROUPS == 1 ? 1 : 2)
-#define LOCAL_BYTES (STAGES * STAGE_BYTES + LO_BUFFERS * LO_BYTES)
-#if LOCAL_BYTES > 49152
-#error "the stages (and lo buffers) must fit the 48 KiB of local memory a work-group has"
+// The epilogue stages rows of C of EPI_ROW(cols) floats (wgmma/epilogue.cl). With WS it has its
+// own area after the stages, WS_EPI_COLS columns of 64 rows per warpgroup, since the producer
+// fills the stages with the next tile's slices while the consumers store this one.
+#define EPI_ROW(cols) ((cols) + 8)
+#define WS_EPI_COLS 32
+#define WS_EPI_BYTES (WS ? WARPGROUPS * 64 * EPI_ROW(WS_EPI_COLS) * 4 : 0)
+#define LOCAL_BYTES (STAGES * STAGE_BYTES + LO_BUFFERS * LO_BYTES + WS_EPI_BYTES)
+// sm_90 gives a work-group's static local memory at most 232,448 bytes, 4 of them the runtime's
+// (measured on an H200: runtime/local_limits.hpp); the host checks each configuration against
+// the limit it measured on the device, with 1 KiB kept for the barriers and the 1024-byte
+// alignment of the stages.
+#if LOCAL_BYTES + 1024 > 232448
+#error "the stages, lo buffers and epilogue area must fit the 227 KiB of local memory sm_90 has"
 #endif

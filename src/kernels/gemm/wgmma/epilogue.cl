@@ -5,9 +5,11 @@
 // fragments, a warp's store would cover eight rows with 8 bytes of each (H100: strided f16 batches
 // of 256³ and 512³ items run 1.4–1.6× as fast staged, 8192³ 1.08×). A staged row is EPI_COLS + 8
 // floats long, which puts the 8 rows of a fragment store into different banks. Every warpgroup has
-// its own part of local memory.
-#define EPI_ROW(cols) ((cols) + 8)
-#if WARPGROUPS * 64 * EPI_ROW(64) * 4 <= LOCAL_BYTES
+// its own part of local memory: with WS, the area past the stages (wgmma/config.cl), else the
+// stages themselves, which the slices no longer need.
+#if WS
+#define EPI_COLS WS_EPI_COLS
+#elif WARPGROUPS * 64 * EPI_ROW(64) * 4 <= LOCAL_BYTES
 #define EPI_COLS 64
 #elif WARPGROUPS * 64 * EPI_ROW(32) * 4 <= LOCAL_BYTES
 #define EPI_COLS 32
@@ -17,7 +19,7 @@
 #define EPI_COLS 8
 #endif
 #define EPI_STRIDE EPI_ROW(EPI_COLS)
-#if WARPGROUPS * 64 * EPI_STRIDE * 4 > LOCAL_BYTES
+#if !WS && WARPGROUPS * 64 * EPI_STRIDE * 4 > LOCAL_BYTES
 #error "the epilogue's staged rows must fit the stages' local memory"
 #endif
 
@@ -53,6 +55,15 @@
 #define PIECE_STRIDE EPI_STRIDE
 #endif
 
+// The staged rows are the warpgroup's own, so only its 128 work-items wait for each other. With
+// WS that is named barrier 1 + w (barrier() is 0): the producer's work-items have left the kernel
+// and the other consumers are busy with their own rows.
+#if WS
+#define EPI_SYNC(lid) __asm__ volatile("bar.sync %0, 128;" :: "r"(1 + (lid) / 128) : "memory")
+#else
+#define EPI_SYNC(lid) barrier(CLK_LOCAL_MEM_FENCE)
+#endif
+
 // alpha·x + beta·C into C at dst, element (r, c) of C. 3xTF32 computes an element that comes out
 // NaN again from A's row and B's column (a row of B's K-major form) in float32 (see gemm/wgmma.cl).
 inline void store_element(float x, __global out_t* dst, const int r, const int c, const float alpha,
@@ -77,8 +88,8 @@ inline void store_element(float x, __global out_t* dst, const int r, const int c
 // at row 16(t/32) + (t%32)/4 of the block, columns 8j + 2(t%4) and the next, and acc[4j+2],
 // acc[4j+3] eight rows further down; with B_REGS, for each group j of 8 rows, acc[4j], acc[4j+1]
 // at column b_column(t, 0) of the block, rows 8j + 2(t%4) and the next, and acc[4j+2], acc[4j+3]
-// at column b_column(t, 1). Every work-item of the work-group calls it the same number of times:
-// it holds barriers.
+// at column b_column(t, 1). Every work-item of the work-group (with WS, of the warpgroup) calls it
+// the same number of times: it holds barriers.
 inline void store_block(const float* acc, __local float* staged, __global out_t* C, const int ldc, const int M,
                         const int N, const int m0, const int n0, const uint lid, const float alpha, const float beta,
                         __global const in_raw* A, const int lda, __global const in_raw* B, const int ldb,
@@ -111,7 +122,7 @@ inline void store_block(const float* acc, __local float* staged, __global out_t*
     }
     const int first = n0 + piece * EPI_COLS, row0 = m0;
 #endif
-    barrier(CLK_LOCAL_MEM_FENCE);
+    EPI_SYNC(lid);
     // Rows of PIECE_COLS / 4 work-items, 128 per pass. Column `lead` (0-3) of the piece is the
     // first whose place in C is a multiple of 4 elements, which whole-vector accesses need; work-item
     // q of a row moves the 4 columns from lead + 4q as one vector, and where lead > 0 the row's
@@ -147,6 +158,6 @@ inline void store_block(const float* acc, __local float* staged, __global out_t*
         }
       }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    EPI_SYNC(lid);
   }
 }

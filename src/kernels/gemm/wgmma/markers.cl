@@ -5,12 +5,14 @@
 #define OPS10(t) " %" #t "0 %" #t "1 %" #t "2 %" #t "3 %" #t "4 %" #t "5 %" #t "6 %" #t "7 %" #t "8 %" #t "9"
 #define OPS_32 " %0 %1 %2 %3 %4 %5 %6 %7 %8 %9" OPS10(1) OPS10(2) " %30 %31"
 #define OPS_64 OPS_32 " %32 %33 %34 %35 %36 %37 %38 %39" OPS10(4) OPS10(5) " %60 %61 %62 %63"
+#define OPS_96 OPS_64 " %64 %65 %66 %67 %68 %69" OPS10(7) OPS10(8) " %90 %91 %92 %93 %94 %95"
 #define OPS_128 OPS_64 " %64 %65 %66 %67 %68 %69" OPS10(7) OPS10(8) OPS10(9) OPS10(10) OPS10(11) \
     " %120 %121 %122 %123 %124 %125 %126 %127"
 #define ACC8(x, i) "+f"(x[(i)]), "+f"(x[(i) + 1]), "+f"(x[(i) + 2]), "+f"(x[(i) + 3]), \
     "+f"(x[(i) + 4]), "+f"(x[(i) + 5]), "+f"(x[(i) + 6]), "+f"(x[(i) + 7])
 #define ACC_32(x) ACC8(x, 0), ACC8(x, 8), ACC8(x, 16), ACC8(x, 24)
 #define ACC_64(x) ACC_32(x), ACC8(x, 32), ACC8(x, 40), ACC8(x, 48), ACC8(x, 56)
+#define ACC_96(x) ACC_64(x), ACC8(x, 64), ACC8(x, 72), ACC8(x, 80), ACC8(x, 88)
 #define ACC_128(x) ACC_64(x), ACC8(x, 64), ACC8(x, 72), ACC8(x, 80), ACC8(x, 88), ACC8(x, 96), ACC8(x, 104), \
     ACC8(x, 112), ACC8(x, 120)
 #if NACC == 32
@@ -27,6 +29,13 @@
 #define OP_DB " %65"
 #define OP_R8 " %64 %65 %66 %67 %68 %69 %70 %71"
 #define OP_R10 OP_R8 " %72 %73"
+#elif NACC == 96
+#define OPS OPS_96
+#define ACC ACC_96
+#define OP_DA " %96"
+#define OP_DB " %97"
+#define OP_R8 " %96 %97 %98 %99 %100 %101 %102 %103"
+#define OP_R10 OP_R8 " %104 %105"
 #else
 #define OPS OPS_128
 #define ACC ACC_128
@@ -90,3 +99,9 @@
     : FRAGS(f), "l"(da) : "memory")
 #define WGMMA_DRAIN_R(x, f) __asm__ volatile("// PATCH:wgmma_drain_r" OPS OP_FRAGS : ACC(x), FRAGS_KEPT(f) :: "memory")
 #endif
+
+// WS (gemm/wgmma/warp_specialised.cl): the register budget moves from the producer's warpgroup to
+// the consumers' (rules setmaxnreg_dec and setmaxnreg_inc: setmaxnreg, sm_90a; empty where the
+// host gives no budget). Every work-item of a warpgroup runs its warpgroup's one.
+#define SETMAXNREG_DEC() __asm__ volatile("// PATCH:setmaxnreg_dec" ::: "memory")
+#define SETMAXNREG_INC() __asm__ volatile("// PATCH:setmaxnreg_inc" ::: "memory")
