@@ -20,7 +20,7 @@ export CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA}
 status=0
 
 CLGEMM_TENSOR_MAPS=1 timeout 300 .gpu/bin/clgemm_tests --gtest_brief=1 \
-  --gtest_filter='WgmmaOnDevice*:TensorMaps*:Types/PrecisionSweep.*:Inspect*' > "$OUT/tests.txt" 2>&1 || status=1
+  --gtest_filter='WgmmaOnDevice*:WgmmaTilesOnDevice.TheWide*:LocalLimits*:TensorMaps*:Types/PrecisionSweep.*:Inspect*' > "$OUT/tests.txt" 2>&1 || status=1
 grep -E "PASSED|FAILED|Failure" "$OUT/tests.txt" | head -20
 
 # One `clgemm bench` run: its name, then bench.sh's variables; each result as "name m n k batch impl
