@@ -19,10 +19,8 @@ std::vector<KernelReport> inspect_call(const DeviceInfo& device, const GemmCall&
   std::vector<KernelReport> out;
   for (const auto& c : launch.commands) {
     const auto built = ctx.inspect_kernel(c.sources, c.options, c.entry, c.ptx_rules, c.min_groups_per_cu);
-    const size_t static_limit = planned.static_local_bytes > 0 ? planned.static_local_bytes
-                                                                : detail::static_local_limit(ctx);
     out.push_back({c.what, c.entry, c.options, built.ptx, built.log, built.local_bytes, built.private_bytes,
-                   built.work_group_size, static_limit, planned.local_mem_bytes});
+                   built.work_group_size, detail::static_local_limit(ctx), planned.local_mem_bytes});
   }
   return out;
 }

@@ -101,18 +101,17 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // kernel already takes one operand through registers and runs about as fast either way (2048³
   // 76 against 72–73, 4096³ 83–85 against 84, 8192³ 80–83 against 79–81, 1024×8192² 84 against
   // 77–78, 256 × 256³ 50–51 against 41).
-  const bool b_kn = (g.type != DataType::F32 || (wgmma_b_registers_fit(ps) && !ws)) && !g.trans_b &&
-                    in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
+  const bool b_kn_form = (g.type != DataType::F32 || (wgmma_b_registers_fit(ps) && !ws)) && !g.trans_b;
+  const bool b_kn = b_kn_form && in_place(true, g.b, s.b_stride, s.b_offsets, g.type);
   const bool tma_wanted = (ws || p(ps, "TMA") == 1 || wgmma_tma_pays(g.m, g.n, g.k, s.count, g.type, b_kn)) &&
                           b.device().tensor_maps && !s.arrays && p(ps, "INFLIGHT") == 0;
   const bool three = wgmma_three_terms(ps);
   // Where TMA is wanted, rows on 16 bytes are read in place too (in_place); should the maps then
   // not encode, cp.async reads them so, a little slower.
   const size_t line = tma_wanted ? 16 : 128;
-  const bool b_kn_tma = b_kn || ((g.type != DataType::F32 || (wgmma_b_registers_fit(ps) && !ws)) && !g.trans_b &&
-                                 in_place(true, g.b, s.b_stride, s.b_offsets, g.type, line));
+  const bool b_kn_line = b_kn_form && in_place(true, g.b, s.b_stride, s.b_offsets, g.type, line);
   const bool b_in_place_mn =
-      g.type == DataType::F32 ? b_kn_tma && (three || g.m < 3072) : b_kn_tma && (g.m < 4096 || tma_wanted);
+      g.type == DataType::F32 ? b_kn_line && (three || g.m < 3072) : b_kn_line && (g.m < 4096 || tma_wanted);
   const size_t row = kmajor_row(g.k, g.type), bytes = data_type_bytes(g.type);
   KMajorOperand a{!in_place(!g.trans_a, g.a, s.a_stride, s.a_offsets, g.type, line), 0, row, g.m * row};
   KMajorOperand bo{!b_in_place_mn && !in_place(g.trans_b, g.b, s.b_stride, s.b_offsets, g.type, line), 0, row,
@@ -191,7 +190,7 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   unsigned min_groups = 0;
   size_t groups = wgmma_groups(tiles, split);
   if (persistent) {
-    const size_t resident = wgmma_resident(ps, b.device()), units = std::max<size_t>(b.device().compute_units, 1);
+    const size_t resident = d.resident(ps, b.device()), units = std::max<size_t>(b.device().compute_units, 1);
     groups = std::min(tiles, std::max<size_t>(1, ceil_div(units * resident, items)));
     const WgmmaRegisterBudget budget = wgmma_ws_registers(ps, resident);
     ps["CONSUMER_REGS"] = budget.consumer, ps["PRODUCER_REGS"] = budget.producer;

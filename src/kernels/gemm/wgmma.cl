@@ -156,15 +156,7 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   if (lid == 0) {
     for (int s = 0; s < STAGES; ++s) __asm__ volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar0 + 8 * s) : "memory");
     __asm__ volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    // This work-group's own copy of the two maps, given the tensors' addresses (tensormap.replace,
-    // sm_90a: a marker the host patches), then handed to the tensor-map proxy that TMA reads
-    // them through. No other work-group touches it.
-    for (int i = 0; i < 16; ++i) maps[i] = a_map.word[i], maps[16 + i] = b_map.word[i];
-    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)maps), "l"(a_tensor) : "memory");
-    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)(maps + 16)), "l"(b_tensor) : "memory");
-    __asm__ volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
-    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps) : "memory");
-    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps + 16) : "memory");
+    ADOPT_MAPS(maps, a_map, b_map, a_tensor, b_tensor);
     for (int s = 0; s < AHEAD && s < slices; ++s) load_slice_tma(base + s * STAGE_BYTES, bar0 + 8 * s, maps, m0, n0, first + s, item);
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -77,8 +77,6 @@ size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
 
 }  // namespace
 
-size_t wgmma_resident(const KernelParams& ps, const DeviceInfo& device) { return resident_of(ps, device); }
-
 WgmmaRegisterBudget wgmma_ws_registers(const KernelParams& ps, size_t resident) {
   if (!wgmma_warp_specialised(ps) || resident == 0) return {};
   const size_t file = 65536 / resident, threads = size_t(threads_of(ps));
@@ -355,7 +353,6 @@ const GemmKernelDescriptor& wgmma_descriptor() {
     d.local = [](const KernelParams& ps) { return cl::NDRange(threads_of(ps)); };
     d.tile = [](const KernelParams& ps) { return std::make_pair(size_t(p(ps, "BM")), size_t(p(ps, "BN"))); };
     d.local_bytes = local_bytes_of;
-    d.local_kind = LocalMemoryKind::Static;  // the stages are one static array (gemm/wgmma.cl)
     d.resident = resident_of;
     d.registers = registers_of;
     return d;

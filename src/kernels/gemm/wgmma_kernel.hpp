@@ -82,9 +82,6 @@ struct WgmmaRegisterBudget {
 };
 WgmmaRegisterBudget wgmma_ws_registers(const KernelParams& ps, size_t resident);
 
-// Work-groups one SM holds at once of this configuration, by registers and local memory.
-size_t wgmma_resident(const KernelParams& ps, const DeviceInfo& device);
-
 // The rules that turn the kernel's markers into wgmma for inputs of `input` type (F16, BF16, or
 // F32 for TF32) and the configuration's BN and BK.
 std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input);

@@ -178,6 +178,19 @@ inline void load_slice_tma(const uint stage, const uint bar, __global const ulon
 #endif
 }
 
+// This work-group's own copy at `maps` of the two maps, given the tensors' addresses
+// (tensormap.replace, sm_90a: a marker the host patches), then handed to the tensor-map proxy that
+// TMA reads them through. No other work-group touches it. A macro, so that the map arguments are
+// read where the kernel has them.
+#define ADOPT_MAPS(maps, a_map, b_map, a_tensor, b_tensor) do { \
+    for (int i = 0; i < 16; ++i) (maps)[i] = (a_map).word[i], (maps)[16 + i] = (b_map).word[i]; \
+    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)(maps)), "l"(a_tensor) : "memory"); \
+    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)((maps) + 16)), "l"(b_tensor) : "memory"); \
+    __asm__ volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory"); \
+    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps) : "memory"); \
+    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"((maps) + 16) : "memory"); \
+  } while (0)
+
 // Waits until the barrier at `bar` has completed the phase of the given parity.
 inline void wait_phase(const uint bar, const uint parity) {
   uint done = 0;

@@ -73,14 +73,8 @@ void wgmma_gemm(const int M, const int N, const int K, float alpha, float beta,
   if (w == WARPGROUPS) {
     SETMAXNREG_DEC();
     if (lid != WARPGROUPS * 128) return;
-    // This work-group's own copy of the two maps, given the tensors' addresses (see gemm/wgmma.cl).
     __global ulong* maps = map_slots + 32 * ((size_t)item * get_num_groups(0) + get_group_id(0));
-    for (int i = 0; i < 16; ++i) maps[i] = a_map.word[i], maps[16 + i] = b_map.word[i];
-    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)maps), "l"(a_tensor) : "memory");
-    __asm__ volatile("// PATCH:tensormap_address %0 %1" :: "l"((ulong)(maps + 16)), "l"(b_tensor) : "memory");
-    __asm__ volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
-    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps) : "memory");
-    __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(maps + 16) : "memory");
+    ADOPT_MAPS(maps, a_map, b_map, a_tensor, b_tensor);
     uint it = 0;
     for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
       int m0, n0;
