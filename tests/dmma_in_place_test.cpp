@@ -5,6 +5,7 @@
 // loop with guard zones around every item of C, where the device has the FP64 tensor cores.
 #include <clgemm/gemm.hpp>
 
+#include "kernels/nvidia_arch.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -168,10 +169,12 @@ std::string run_and_check(const Batch& b, const KernelParams& params, std::mt199
 }
 
 TEST(DmmaInPlace, EveryFormMatchesAFloat64Loop) {
-  const DeviceInfo& dev = shared_context().info();
+  // As gemm() plans for it: with the static local limit measured, which the deep tiles below need.
+  const DeviceInfo dev = planning_device(shared_context().info());
   if (!tensor_path_available(dev) || !dev.fp64) GTEST_SKIP() << "needs an NVIDIA GPU, sm_80 or newer";
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
+  const long mma_k = detail::nvidia_sm(dev) >= 90 ? 8 : 4;
   struct Tiling {
     KernelParams params;
     size_t count, m, n, k;
@@ -188,6 +191,13 @@ TEST(DmmaInPlace, EveryFormMatchesAFloat64Loop) {
       {{{"BM", 32}, {"BN", 32}}, 4, 7, 9, 13, true},
       {{{"BM", 64}, {"BN", 64}, {"BK", 16}, {"STAGES", 2}}, 2, 65, 127, 100, true},
       {{{"BM", 64}, {"BN", 64}}, 2, 64, 64, 40, true},
+      // The large tiles and deep pipelines that static local memory past 48 KiB holds, with the
+      // sm_90 instructions where the device has them.
+      {{{"BM", 128}, {"BN", 128}, {"WM", 64}, {"WN", 32}, {"BK", 16}, {"STAGES", 4}, {"MMA_K", mma_k}},
+       2, 129, 130, 100, true},
+      {{{"BM", 128}, {"BN", 128}, {"WM", 64}, {"WN", 32}, {"BK", 16}, {"STAGES", 6}, {"MMA_K", mma_k}},
+       2, 256, 128, 200, false},
+      {{{"BM", 128}, {"BN", 64}, {"BK", 16}, {"STAGES", 4}, {"MMA_K", mma_k}}, 3, 130, 70, 90, false},
   };
   for (const Tiling& t : tilings)
     for (const Form& f : kForms) {

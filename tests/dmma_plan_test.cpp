@@ -1,6 +1,7 @@
 // dmma_plan_test.cpp — double on FP64 tensor cores (gemm/dmma.cl): where the planner takes it, with
 // which instruction and tiles, and the commands it runs. The kernel itself runs in the precision
 // sweep wherever the device has it (an NVIDIA GPU of sm_80 or newer; not PoCL).
+#include "kernels/gemm/dmma_kernel.hpp"
 #include "test_support.hpp"
 
 #include <clgemm/error.hpp>
@@ -23,6 +24,19 @@ TEST(DmmaPlan, LargeDoubleCallsTakeTheFp64TensorCores) {
   EXPECT_NE(big.describe().find("dmma kernel on FP64 tensor cores"), std::string::npos) << big.describe();
   // Fewer tiles of 128×64 than compute units: 64×64.
   EXPECT_EQ(plan_gemm(d, 640, 640, 640, {}, DataType::F64).params.at("BM"), 64);
+  // Where the static local limit is measured past 198 KiB: 128×128 tiles 16 deep in six stages,
+  // if they fill every SM.
+  DeviceInfo measured = d;
+  measured.static_local_bytes = 232444;
+  const KernelParams deep = plan_gemm(measured, 4096, 4096, 4096, {}, DataType::F64).params;
+  EXPECT_EQ(deep.at("BN"), 128);
+  EXPECT_EQ(deep.at("BK"), 16);
+  EXPECT_EQ(deep.at("STAGES"), 6);
+  EXPECT_EQ(deep.at("MMA_K"), 8);
+  EXPECT_EQ(detail::dmma_descriptor().local_bytes(deep), 6u * 16 * (132 + 132) * 8);
+  EXPECT_EQ(plan_gemm(measured, 1408, 1408, 4096, {}, DataType::F64).params.at("BN"), 64) << "121 tiles of 128²";
+  EXPECT_EQ(plan_gemm(measured, 1536, 1408, 4096, {}, DataType::F64).params.at("BN"), 128) << "132 tiles of 128²";
+  EXPECT_EQ(big.params.at("BN"), 64) << "six stages do not fit 48 KiB";
   // An Ampere GPU has m8n8k4 only.
   DeviceInfo ampere = d;
   ampere.architecture = "sm_80";

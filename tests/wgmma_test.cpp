@@ -282,20 +282,31 @@ TEST(WgmmaPlan, TilesFollowTheShapeAndTheInputs) {
   EXPECT_EQ(params(8193, 8193, 8193, DataType::F16).at("WM"), 64);
   EXPECT_EQ(params(4096, 4096, 4096, DataType::F16).at("WM"), 64);
   EXPECT_EQ(params(2304, 2304, 2304, DataType::F32).at("WM"), 64);
-  // 3xTF32: 64×64 tiles of one warpgroup in two slices of 32 floats, and one lo buffer of B per
-  // warpgroup beside the stages.
+  // 3xTF32: 256×64 tiles of four warpgroups in four slices of 32 floats where they fill every SM and
+  // the static local limit holds them with two lo buffers of B; else 64×64 tiles of one warpgroup
+  // in two slices and one lo buffer.
   GemmOptions three;
   three.math = Math::Tf32x3;
-  const KernelParams x3 = plan_gemm(d, 4096, 4096, 4096, three, DataType::F32).params;
-  EXPECT_EQ(x3.at("TERMS"), 3);
+  const KernelParams tall = plan_gemm(d, 4096, 4096, 4096, three, DataType::F32).params;
+  EXPECT_EQ(tall.at("TERMS"), 3);
+  EXPECT_EQ(tall.at("BM"), 256);
+  EXPECT_EQ(tall.at("BN"), 64);
+  EXPECT_EQ(tall.at("WM"), 64);
+  EXPECT_EQ(tall.at("STAGES"), 4);
+  const KernelParams x3 = plan_gemm(d, 1024, 1024, 4096, three, DataType::F32).params;  // 64 tiles of 256×64
   EXPECT_EQ(x3.at("BM"), 64);
   EXPECT_EQ(x3.at("BN"), 64);
   EXPECT_EQ(x3.at("BK"), 64);
   EXPECT_EQ(x3.at("STAGES"), 2);
+  DeviceInfo dynamic_only = d;
+  dynamic_only.static_local_bytes = 49152;
+  EXPECT_EQ(plan_gemm(dynamic_only, 4096, 4096, 4096, three, DataType::F32).params.at("BM"), 64)
+      << "181 KiB of tall tiles do not fit 48 KiB";
   // The stages, 3xTF32's lo buffers, and 1 KiB for the barriers before the aligned stages.
   const auto& desc = detail::wgmma_descriptor();
   const size_t barriers = 1024;
   EXPECT_EQ(desc.local_bytes(x3), 2u * 128 * 128 + 64 * 128 + barriers);
+  EXPECT_EQ(desc.local_bytes(tall), 4u * 320 * 128 + 2 * 64 * 128 + barriers);
   KernelParams two = x3;
   two["BM"] = 128;
   EXPECT_EQ(desc.local_bytes(two), 2u * 192 * 128 + 2 * 64 * 128 + barriers);
@@ -392,10 +403,12 @@ TEST(WgmmaLaunch, ReadsKMajorAlignedOperandsInPlaceAndPacksTheRest) {
   EXPECT_EQ(commands_of(call_of(3072, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
   EXPECT_EQ(commands_of(call_of(100, 200, 300, false, false, 1024, 1024), 3, tf32), V({"wgmma"}));
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1000), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));
-  // 3xTF32 reads it so at every size.
+  // 3xTF32 reads it so at every size in its square tiles; its tall 256×64 ones take B transposed.
   GemmOptions three = tf32;
   three.math = Math::Tf32x3;
-  EXPECT_EQ(commands_of(call_of(4096, 4096, 4096, false, false, 4096, 4096), 1, three), V({"wgmma"}));
+  EXPECT_EQ(commands_of(call_of(1024, 1024, 4096, false, false, 4096, 4096), 1, three), V({"wgmma"}));
+  EXPECT_EQ(commands_of(call_of(4096, 4096, 4096, false, false, 4096, 4096), 1, three), V({"pack op(B)ᵀ", "wgmma"}));
+  EXPECT_EQ(commands_of(call_of(4096, 4096, 4096, false, true, 4096, 4096), 1, three), V({"wgmma"}));
   tf32.force_path = GemmPath::Wgmma;
   tf32.force_params = {{"BM", 128}, {"BN", 64}};
   EXPECT_EQ(commands_of(call_of(1000, 1000, 1000, false, false, 1024, 1024), 1, tf32), V({"pack op(B)ᵀ", "wgmma"}));

@@ -38,7 +38,8 @@ std::string text_of(const KernelParams& ps) {
 // One forced call of `items` products m×n×k (row-major; B N×K where `b_transposed`, else K×N) of
 // `in` operands into a float32 C, against float64. Returns the wrong elements of C's buffer: inside
 // a product off the tolerance, outside any product changed at all.
-size_t wrong_elements(DataType in, bool b_transposed, const Product& sh, const KernelParams& ps, std::string& plan) {
+size_t wrong_elements(DataType in, bool b_transposed, const Product& sh, const KernelParams& ps, std::string& plan,
+                      Math math = Math::Tf32) {
   const Context& ctx = shared_context();
   // Rows of A and B on 128-byte lines (read in place), C's rows ragged, items apart by odd gaps.
   const size_t elem = in == DataType::F32 ? 4 : 2, line = 128 / elem;
@@ -65,7 +66,7 @@ size_t wrong_elements(DataType in, bool b_transposed, const Product& sh, const K
   GemmOptions forced;
   forced.force_path = GemmPath::Wgmma;
   forced.force_params = ps;
-  if (in == DataType::F32) forced.math = Math::Tf32;
+  if (in == DataType::F32) forced.math = math;
   const DeviceInfo device = planning_device(ctx.info());
   plan = plan_call(device, call, forced, sh.items, a.size(), b.size(), c.size()).describe();
   cl_event ev = nullptr;
@@ -75,8 +76,9 @@ size_t wrong_elements(DataType in, bool b_transposed, const Product& sh, const K
     gemm(call, ctx.queue()(), &ev, forced);
   wait_and_release(ev);
   const std::vector<float> got = download(ctx, dc, c.size());
-  // TF32 keeps 10 of float's 23 bits of each input; 16-bit inputs multiply exactly, sums in float32.
-  const double unit = in == DataType::F32 ? std::ldexp(1.0, -9) : (double(sh.k) + 4) * 1.2e-7;
+  // TF32 keeps 10 of float's 23 bits of each input; 16-bit inputs multiply exactly and 3xTF32 carries
+  // each input to 2^-20 of itself, sums in float32.
+  const double unit = in == DataType::F32 && math == Math::Tf32 ? std::ldexp(1.0, -9) : (double(sh.k) + 4) * 1.2e-7;
   size_t wrong = 0;
   for (size_t x = 0; x < c.size(); ++x) {
     const size_t item = x / c_item, at = x % c_item, i = at / ldc, j = at % ldc;
@@ -183,6 +185,26 @@ TEST(WgmmaTilesOnDevice, WarpSpecialisedMatchesFloat64) {
     GTEST_SKIP() << "no tensor maps here (CLGEMM_TENSOR_MAPS=1 lets clgemm create the CUDA context they need)";
   }
   sweep(true);
+}
+
+// 3xTF32 in the tiles and stages that the 227 KiB of static local memory holds beside its lo
+// buffers of B, with B both ways, on every product.
+TEST(WgmmaTilesOnDevice, ThreeTf32LargeTilesMatchFloat64) {
+  if (!wgmma_here()) GTEST_SKIP() << "no wgmma here: the device is not an sm_90 whose driver builds PTX patched for sm_90a";
+  const std::vector<KernelParams> configs = {
+      {{"BM", 128}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 4}},
+      {{"BM", 128}, {"BN", 128}, {"WM", 64}, {"BK", 64}, {"STAGES", 4}},
+      {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 6}},
+      {{"BM", 256}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 4}},
+  };
+  for (const KernelParams& ps : configs)
+    for (const bool bt : {true, false})
+      for (const Product& sh : kProducts) {
+        std::string plan;
+        EXPECT_EQ(wrong_elements(DataType::F32, bt, sh, ps, plan, Math::Tf32x3), 0u)
+            << text_of(ps) << " 3xTF32" << (bt ? " B transposed " : " B as stored ") << sh.items << "×" << sh.m << "×"
+            << sh.n << "×" << sh.k << "\n" << plan;
+      }
 }
 
 }  // namespace

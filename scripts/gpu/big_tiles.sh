@@ -7,8 +7,11 @@
 #            and the unpatched PTX of that kernel (tests/data's recorded PTX comes from here)
 #   tests    the GPU tests of the tiles and of the wgmma path (guard zones, float64)
 #   probe    every configuration forced through the API (scripts/gpu/force_probe.cpp), checked and
-#            timed on squares, for f16, bf16 and TF32 ($CONFIGS_F16 etc. override the lists)
-#   cublas   `clgemm bench` of the planner's choice beside cuBLAS on the same squares
+#            timed on squares, for f16, bf16, TF32, 3xTF32 (wgmma) and f64 (dmma); $PROBE_TYPES
+#            picks them, $CONFIGS_F16 etc. override the lists
+#   cublas   `clgemm bench` of the planner's choice beside cuBLAS on the same squares, for the
+#            types in $BENCH_TYPES (default f16 bf16 tf32; 3xtf32 runs beside cuBLAS FP32, f64
+#            beside cuBLAS DGEMM)
 # Results (text) under $OUT. With CLGEMM_TENSOR_MAPS=1, so that TMA (and with it WS) runs.
 #   OUT=/tmp/big bash scripts/gpu/big_tiles.sh
 #   STEPS="probe cublas" SIZES="4096 8192" bash scripts/gpu/big_tiles.sh
@@ -45,6 +48,19 @@ CONFIGS_TF32=${CONFIGS_TF32:-"auto;BM=128,BN=256,WM=64,BK=64,STAGES=4,TMA=1;\
 WS=1,BM=128,BN=256,WM=64,BK=64,STAGES=4;WS=1,BM=128,BN=256,WM=64,BK=64,STAGES=3;\
 WS=1,BM=192,BN=192,WM=64,BK=64,STAGES=4;WS=1,BM=256,BN=128,WM=128,BK=64,STAGES=4;\
 WS=1,BM=128,BN=128,WM=64,BK=64,STAGES=6"}
+# 3xTF32 on wgmma (BK as for TF32: 64 is rows of 32 floats); its lo buffers of B come on top.
+CONFIGS_3XTF32=${CONFIGS_3XTF32:-"auto;BM=64,BN=64,WM=64,BK=64,STAGES=4;BM=64,BN=64,WM=64,BK=64,STAGES=6;\
+BM=128,BN=64,WM=64,BK=64,STAGES=4;BM=128,BN=64,WM=64,BK=64,STAGES=6;BM=64,BN=128,WM=64,BK=64,STAGES=4;\
+BM=128,BN=128,WM=64,BK=64,STAGES=3;BM=128,BN=128,WM=64,BK=64,STAGES=4;BM=256,BN=64,WM=64,BK=64,STAGES=4;\
+BM=64,BN=64,WM=64,BK=32,STAGES=8;BM=128,BN=64,WM=64,BK=64,STAGES=4,TMA=1"}
+# f64 on the dmma kernel (mma.sync f64): forced parameters replace the rule, so each names MMA_K.
+CONFIGS_F64=${CONFIGS_F64:-"auto;BM=128,BN=64,WM=32,WN=32,BK=8,STAGES=4,MMA_K=8;\
+BM=128,BN=64,WM=32,WN=32,BK=16,STAGES=3,MMA_K=8;BM=128,BN=64,WM=32,WN=32,BK=16,STAGES=4,MMA_K=8;\
+BM=128,BN=128,WM=64,WN=32,BK=8,STAGES=4,MMA_K=8;BM=128,BN=128,WM=64,WN=32,BK=16,STAGES=4,MMA_K=8;\
+BM=128,BN=128,WM=64,WN=32,BK=16,STAGES=6,MMA_K=8;BM=128,BN=128,WM=32,WN=64,BK=16,STAGES=4,MMA_K=8;\
+BM=128,BN=128,WM=32,WN=32,BK=16,STAGES=4,MMA_K=8;BM=128,BN=128,WM=64,WN=32,BK=16,STAGES=4,MMA_K=16;\
+BM=128,BN=64,WM=32,WN=32,BK=16,STAGES=4,MMA_K=16;BM=64,BN=128,WM=32,WN=32,BK=16,STAGES=4,MMA_K=8;\
+BM=128,BN=64,WM=64,WN=32,BK=16,STAGES=4,MMA_K=8"}
 status=0
 for step in $STEPS; do
   echo "=== $step"
@@ -66,10 +82,14 @@ for step in $STEPS; do
       grep -aE "PASSED|FAILED|Failure|tests ran" "$OUT/tests.txt" | head -30
       (exit $rc) ;;
     probe)
-      # $PROBE_TYPES: which of f16, bf16 and tf32 (default all), each on $SIZES.
+      # $PROBE_TYPES: which of f16, bf16, tf32, 3xtf32 and f64 (default the first three), each on $SIZES.
       for t in ${PROBE_TYPES:-f16 bf16 tf32}; do
-        case $t in f16) c=$CONFIGS_F16 ;; bf16) c=$CONFIGS_BF16 ;; *) c=$CONFIGS_TF32 ;; esac
-        FORCE_CONFIGS="$c" timeout "${PROBE_TIMEOUT:-300}" $BIN/force_probe "$t" wgmma $SIZES | tee -a "$OUT/probe_$t.txt"
+        path=wgmma
+        case $t in
+          f16) c=$CONFIGS_F16 ;; bf16) c=$CONFIGS_BF16 ;; tf32) c=$CONFIGS_TF32 ;; 3xtf32) c=$CONFIGS_3XTF32 ;;
+          f64) c=$CONFIGS_F64 path=tensor ;; *) echo "unknown probe type $t"; false; continue ;;
+        esac
+        FORCE_CONFIGS="$c" timeout "${PROBE_TIMEOUT:-300}" $BIN/force_probe "$t" $path $SIZES | tee -a "$OUT/probe_$t.txt"
       done ;;
     cublas)
       # One `clgemm bench` run: its tag, then bench.sh's variables; its full table comes back as
@@ -84,10 +104,19 @@ for step in $STEPS; do
         grep -a -E "^ *[0-9]+x" "$OUT/table_$tag.txt" | head -40
       }
       mkdir -p "$OUT/bench-files"
-      bench f16 PRECISION=f16-f32 PRESETS="$BENCH_SIZES" IMPL=clgemm,cublas
-      [ -n "${BT_SIZES:-}" ] && bench f16-bt PRECISION=f16-f32 PRESETS="$BT_SIZES" IMPL=clgemm,cublas ARGS="--transb t"
-      bench bf16 PRECISION=bf16-f32 PRESETS="${BF16_SIZES:-$BENCH_SIZES}" IMPL=clgemm,cublas
-      bench tf32 PRECISION=f32 PRESETS="${TF32_SIZES:-$(echo $SIZES | tr ' ' ',')}" IMPL=clgemm-tf32,cublas-tf32
+      squares=$(echo $SIZES | tr ' ' ',')
+      for t in ${BENCH_TYPES:-f16 bf16 tf32}; do
+        case $t in
+          f16)
+            bench f16 PRECISION=f16-f32 PRESETS="$BENCH_SIZES" IMPL=clgemm,cublas
+            [ -n "${BT_SIZES:-}" ] && bench f16-bt PRECISION=f16-f32 PRESETS="$BT_SIZES" IMPL=clgemm,cublas ARGS="--transb t" ;;
+          bf16) bench bf16 PRECISION=bf16-f32 PRESETS="${BF16_SIZES:-$BENCH_SIZES}" IMPL=clgemm,cublas ;;
+          tf32) bench tf32 PRECISION=f32 PRESETS="${TF32_SIZES:-$squares}" IMPL=clgemm-tf32,cublas-tf32 ;;
+          3xtf32) bench 3xtf32 PRECISION=f32 PRESETS="${TF32_SIZES:-$squares}" IMPL=clgemm-3xtf32,cublas ;;
+          f64) bench f64 PRECISION=f64 PRESETS="${F64_SIZES:-$squares}" IMPL=clgemm,cublas ;;
+          *) echo "unknown bench type $t"; false ;;
+        esac
+      done
       # Only the tables come back (a call returns at most 8 files).
       [ "${KEEP_BENCH_FILES:-0}" = 1 ] || rm -rf "$OUT/bench-files" ;;
     *) echo "unknown step $step"; false ;;

@@ -22,8 +22,13 @@ bool sm90a_patching(const Context& ctx) {
 }
 
 const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, DeviceInfo& scratch) {
-  if (!wgmma_arithmetic(type, math) || !sm90a_patching(ctx)) return ctx.info();
+  const bool wgmma = wgmma_arithmetic(type, math) && sm90a_patching(ctx);
+  // The mma.sync kernels (dmma for doubles, xmma for TF32 and 3xTF32) declare static arrays too.
+  const bool mma_sync = tensor_path_available(ctx.info()) &&
+                        (type == DataType::F64 || (type == DataType::F32 && math != Math::Fp32));
+  if (!wgmma && !mma_sync) return ctx.info();
   scratch = with_local_limits(ctx);
+  if (!wgmma) return scratch;
   scratch.sm90a_patching = true;
   scratch.tensor_maps = tensor_maps_available(scratch);
   return scratch;

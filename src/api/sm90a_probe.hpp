@@ -12,9 +12,10 @@ namespace clgemm::detail {
 // (Context::feature); later calls only look the answer up.
 bool sm90a_patching(const Context& ctx);
 
-// The device that a call of `type` operands and `math` is planned for: ctx.info(), with
-// sm90a_patching (and then tensor_maps) and the static local limit found where the call's
-// arithmetic is one wgmma computes (elsewhere no kernel needs more than local_mem_bytes).
+// The device that a call of `type` operands and `math` is planned for: ctx.info(), with the
+// static local limit found where a tensor-core kernel may serve the call (wgmma's arithmetic, or
+// f64 and TF32 on mma.sync; elsewhere no kernel needs more than local_mem_bytes), and
+// sm90a_patching (and then tensor_maps) where wgmma computes it.
 // `scratch` holds the copy when one is needed; the result refers to it or to ctx.info().
 const DeviceInfo& planning_device(const Context& ctx, DataType type, Math math, DeviceInfo& scratch);
 

@@ -97,8 +97,9 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // against B transposed first in the same runs: 1024³ 71–75 against 52–59, 2048³ 205–215 against
   // 189–198, 3072³ 212–216 against 213–217, 1024×4096×4096 219–225 against 186–188, 2048×8192²
   // 248–252 against 233–240; strided batches 256 × 256³ 86–89 against 56, 64 × 512³ 140–144
-  // against 98–99; 4095×4096² 240 against 248 at 4096³). 3xTF32 reads B so at every size: its
-  // kernel already takes one operand through registers and runs about as fast either way (2048³
+  // against 98–99; 4095×4096² 240 against 248 at 4096³). 3xTF32 reads B so at every size in the square
+  // tiles that take it: its kernel already takes one operand through registers and runs about as
+  // fast either way (64×64 tiles, 2048³
   // 76 against 72–73, 4096³ 83–85 against 84, 8192³ 80–83 against 79–81, 1024×8192² 84 against
   // 77–78, 256 × 256³ 50–51 against 41).
   const bool b_kn_form = (g.type != DataType::F32 || (wgmma_b_registers_fit(ps) && !ws)) && !g.trans_b;

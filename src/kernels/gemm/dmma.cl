@@ -118,8 +118,8 @@
 #if A_CHUNKS % THREADS || B_CHUNKS % THREADS
 #error "each tile must split evenly into 16-byte copies over the work-group"
 #endif
-#if STAGES < 2 || STAGES > 4
-#error "the pipeline has 2-4 stages"
+#if STAGES < 2 || STAGES > 8
+#error "the pipeline has 2-8 stages"
 #endif
 #if (A_MK || B_NK) && BK != 4 && BK != 8 && BK != 16
 #error "M- and N-major tiles swizzle rows of 4, 8 or 16 doubles"

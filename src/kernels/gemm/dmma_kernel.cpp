@@ -32,9 +32,21 @@ size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
 // 8192³): 128×64 tiles of 32×32 per warp, 3 stages: 21.9 / 37.7 / 39.8; 128×128 of 64×32, 2
 // stages: 15.3 / 38.2 / 39.4; 64×64, 3 stages: 20.5 / 30.4 / 30.9 (6.0 at 512³, where 128×64 ran
 // 4.6). m8n8k4 ran 64×64 at 27.5 and 128×128 at 24.1 at 4096³.
+//
+// H200 (`PROBE_TYPES=f64 scripts/gpu/big_tiles.sh`, force_probe, TFLOP/s at 2048³ / 4096³ / 8192³,
+// m16n8k8): 128×128 tiles of 64×32 per warp, 16 deep in six stages (198 KiB of static local
+// memory) 40.4 / 42.7 / 41.9, against 39.2 / 40.4 / 40.3 for 128×64 tiles 8 deep in three; the
+// same 128×128 in four stages 39.8 / 42.1 / 41.4, with m16n8k16 39.0 / 41.1 / 41.1; 128×64 16 deep
+// in four 36.8 / 38.5 / 36.5. Depth and size move it little: the kernel holds about 63 % of the
+// FP64 peak either way.
 KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t batch) {
+  KernelParams deep = {{"BM", 128}, {"BN", 128}, {"WM", 64}, {"WN", 32}, {"BK", 16}, {"STAGES", 6}, {"MMA_K", 8}};
+  const size_t units = std::max<size_t>(device.compute_units, 1);
+  if (sm90_or_newer(device) && ceil_div(m, 128) * ceil_div(n, 128) * batch >= units &&
+      dmma_descriptor().local_bytes(deep) <= local_limit(device, LocalMemoryKind::Static))
+    return deep;
   KernelParams ps;
-  if (ceil_div(m, 128) * ceil_div(n, 64) * batch < std::max<size_t>(device.compute_units, 1)) ps["BM"] = 64;
+  if (ceil_div(m, 128) * ceil_div(n, 64) * batch < units) ps["BM"] = 64;
   if (sm90_or_newer(device)) ps["MMA_K"] = 8;
   return ps;
 }
@@ -43,7 +55,7 @@ KernelParams dmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t bat
 // BK 16 in two stages against BK 8 in three: 13.3 / 10.5 / 8.0 against 12.5 / 9.7 / 7.4 for 4096 /
 // 1024 / 256 of them; 1024 × 128³ 21.4 in those against 19.6 in 128×64 tiles; 4096 × 32×32×256 in
 // 32×32 tiles 9.8 against 8.5. Items from 256 rows keep 128×64 tiles (64 × 256³: 25.5 against
-// 22.2 in 64×64 ones, BK 16), where BK 16 does not fit three stages in 48 KiB.
+// 22.2 in 64×64 ones, BK 16): measured under a 48 KiB limit, which held BK 16 in two stages only.
 KernelParams dmma_batch_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k) {
   KernelParams ps;
   // The larger of two sizes unless the smaller one pads less.
@@ -86,14 +98,14 @@ const GemmKernelDescriptor& dmma_descriptor() {
         {"BK", 8, 8, "K-depth of one tile", {4, 8, 16}},
         {"WM", 32, 32, "rows of C per warp", {32, 64}},
         {"WN", 32, 32, "columns of C per warp", {32, 64}},
-        {"STAGES", 3, 3, "tiles in the cp.async pipeline", {2, 3, 4}},
+        {"STAGES", 3, 3, "tiles in the cp.async pipeline", {2, 3, 4, 6}},
         {"MMA_K", 4, 4, "the instruction: 4 (m8n8k4), 8 (m16n8k8) or 16 (m16n8k16; both sm_90 and newer)", {4, 8}},
         precision_param(),
     };
     for (auto& spec : d.params) d.info.param_names.push_back(spec.name);
     d.constraints = {
         one_of("PRECISION", {64}),
-        one_of("STAGES", {2, 3, 4}),
+        one_of("STAGES", {2, 3, 4, 5, 6, 7, 8}),
         one_of("MMA_K", {4, 8, 16}),
         {"MMA_K 8 and 16 need sm_90 or newer", [](const KernelParams& ps, const DeviceInfo& dev) {
            return p(ps, "MMA_K") == 4 || sm90_or_newer(dev);

@@ -145,10 +145,32 @@ KernelParams wgmma_ws_tiles(size_t units, size_t m, size_t n) {
   return kWgmmaWideTiles;
 }
 
+namespace {
+
+// 3xTF32 on the H200 (`PROBE_TYPES=3xtf32 scripts/gpu/big_tiles.sh`, force_probe, TFLOP/s at
+// 2048³ / 4096³ / 8192³): 256×64 tiles of four warpgroups in four slices of 32 floats (181 KiB
+// with the lo buffers) 76.2 / 87.1 / 88.1, against 76.0 / 83.7 / 78.8 for 64×64 ones in two;
+// 128×128 in three 71.9 / 77.4 / 84.1, 64×64 in four 64.6 / 76.7 / 75.0 and in six 58.6 / 62.3 /
+// 59.6, 128×64 in four 62.2 / 68.8 / 62.4, 64×128 in four 47.9 / 51.7 / 54.8 (B as stored, which
+// 256×64 tiles transpose first). The four warpgroups share each slice of B and its lo buffer.
+const KernelParams kThreeTf32TallTiles = {{"BM", 256}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 4}};
+
+KernelParams three_tf32_tiles(const DeviceInfo& device, size_t m, size_t n, size_t items) {
+  KernelParams tall = kThreeTf32TallTiles;
+  tall["TERMS"] = 3;
+  const size_t tiles = ceil_div(m, 256) * ceil_div(n, 64) * std::max<size_t>(items, 1);
+  if (tiles >= std::max<size_t>(device.compute_units, 1) &&
+      wgmma_descriptor().local_bytes(tall) <= local_limit(device, LocalMemoryKind::Static))
+    return kThreeTf32TallTiles;
+  return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
+}
+
+}  // namespace
+
 KernelParams wgmma_tiles(const DeviceInfo& device, size_t m, size_t n, size_t k, size_t items, DataType type,
                          Math math) {
   const bool sixteen_bit = type == DataType::F16 || type == DataType::BF16;
-  if (type == DataType::F32 && math == Math::Tf32x3) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 2}};
+  if (type == DataType::F32 && math == Math::Tf32x3) return three_tf32_tiles(device, m, n, items);
   const size_t units = std::max<size_t>(device.compute_units, 1);
   const size_t tiles = ceil_div(m, 128) * ceil_div(n, 128) * std::max<size_t>(items, 1);
   if (tiles < units) return {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 3}};
