@@ -3,6 +3,7 @@
 
 #include <clgemm/error.hpp>
 
+#include "kernels/gemm/tunable_kernels.hpp"
 #include "runtime/disk_cache.hpp"
 #include "runtime/regular_file.hpp"
 #include "runtime/warnings.hpp"
@@ -80,8 +81,8 @@ TuningEntry entry_from_json(const nlohmann::json& j) {
                                  [&](DataType t) { return precision == data_type_name(t); });
   if (type == std::end(types)) throw std::runtime_error("unknown precision '" + precision + "'");
   e.precision = *type;
-  if (e.kernel != "xgemm" && e.kernel != "direct" && !is_tensor_entry(e))
-    throw std::runtime_error("unknown kernel '" + e.kernel + "'");
+  if (!is_tunable_family(e.kernel))
+    throw std::runtime_error("unknown kernel '" + e.kernel + "' (" + tunable_family_names() + ")");
   const auto& known = shape_classes();
   if (std::find(known.begin(), known.end(), e.shape_class) == known.end())
     throw std::runtime_error("unknown shape class '" + e.shape_class + "'");
@@ -270,7 +271,7 @@ void reload_user_database() {
 
 uint64_t user_database_generation() { return user_generation.load(); }
 
-bool is_tensor_entry(const TuningEntry& e) { return e.kernel == "xmma" || e.kernel == "wgmma" || e.kernel == "dmma"; }
+bool is_tensor_entry(const TuningEntry& e) { return is_tunable_family(e.kernel) && tunable_family(e.kernel).tensor; }
 
 std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor,
                                       const std::function<bool(const TuningEntry&)>& usable, DataType precision) {

@@ -111,7 +111,9 @@ Choice choose_among(const TuningEntry& e, const DeviceInfo& device, const GemmKe
   return {params[pick.index], note, pick.split, pick.seconds};
 }
 
-bool splits_k(const GemmKernelDescriptor& desc) { return desc.info.id == "xgemm"; }
+bool splits_k(const GemmKernelDescriptor& desc) {
+  return is_tunable_family(desc.info.id) && tunable_family(desc.info.id).splits_k;
+}
 
 SplitK forced_split(const GemmKernelDescriptor& desc, const KernelParams& full, const DeviceInfo& device, size_t m,
                     size_t n, size_t k, const GemmOptions& o) {

@@ -19,6 +19,7 @@
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "database/database.hpp"
+#include "kernels/gemm/tunable_kernels.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -234,7 +235,7 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
     plan.path = o.force_path;
     plan.reason = "path forced by the caller";
   } else if (found) {
-    plan.path = found->entry.kernel == "xgemm" ? GemmPath::Packed : GemmPath::Direct;
+    plan.path = detail::tunable_family(found->entry.kernel).path;
     plan.reason = "the tuner found this kernel fastest for " + cls + " shapes";
   } else if (packing_pays(device, m, n, k)) {
     plan.path = GemmPath::Packed;

@@ -8,6 +8,7 @@
 #include "exec/gemm_exec.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 #include "plan/launch_builder.hpp"
+#include "kernels/gemm/tunable_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -64,11 +65,7 @@ Measurement CandidateBench::run(const std::string& kernel, const KernelParams& p
   Measurement m;
   m.params = ps;
   GemmPlan plan;
-  // dmma is the tensor path of f64 operands.
-  plan.path = kernel == "xgemm"                      ? GemmPath::Packed
-              : kernel == "xmma" || kernel == "dmma" ? GemmPath::Tensor
-              : kernel == "wgmma"                    ? GemmPath::Wgmma
-                                                     : GemmPath::Direct;
+  plan.path = tunable_family(kernel).path;
   plan.params = ps;
   plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
   plan.pack_b = pack_b;

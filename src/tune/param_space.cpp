@@ -1,5 +1,6 @@
 // param_space.cpp — configurations of a kernel's parameter space for the tuner to measure.
 #include "tune/param_space.hpp"
+#include "kernels/gemm/tunable_kernels.hpp"
 
 #include <clgemm/error.hpp>
 
@@ -42,7 +43,7 @@ std::optional<KernelParams> random_valid(const GemmKernelDescriptor& d, const De
 std::optional<KernelParams> fitted_defaults(const GemmKernelDescriptor& d, const DeviceInfo& dev, const GemmShape& s,
                                             const KernelParams& fixed) {
   // The tensor paths' targets (2048³ and 4096³) fit their largest tiles already.
-  if (!d.tile || d.info.id == "xmma" || d.info.id == "wgmma" || d.info.id == "dmma") return std::nullopt;
+  if (!d.tile || tunable_family(d.info.id).tensor) return std::nullopt;
   KernelParams ps;
   try {
     ps = resolve_params(d, dev, fixed);

@@ -5,12 +5,9 @@
 #include <clgemm/gemm.hpp>
 
 #include "kernels/descriptor.hpp"
-#include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/tunable_kernels.hpp"
 #include "kernels/precision.hpp"
 #include "plan/tile_choice.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/xmma_kernel.hpp"
 #include "tune/candidate_clock.hpp"
 #include "tune/param_space.hpp"
 
@@ -45,17 +42,13 @@ std::string today() {
   return buf;
 }
 
-// The tensor kernels' operands: f32 for xmma; f16, bf16 or f32 (as TF32) for wgmma; f64 for dmma.
+// The operands of the family's kernel: any type for xgemm and direct; f32 for xmma; f16, bf16 or
+// f32 (as TF32) for wgmma; f64 for dmma.
 void check_kernel_precision(const GemmKernelDescriptor& d, DataType precision) {
-  if (d.info.id == "dmma" && precision != DataType::F64)
-    throw Error(Status::InvalidArgument, std::string("the dmma kernel multiplies f64 operands, not ") +
-                                             data_type_name(precision));
-  if (d.info.id == "xmma" && precision != DataType::F32)
-    throw Error(Status::InvalidArgument, std::string("the tensor kernel (xmma) multiplies f32 operands, not ") +
-                                             data_type_name(precision));
-  if (d.info.id == "wgmma" && !wgmma_input(precision))
-    throw Error(Status::InvalidArgument, std::string("the wgmma kernel multiplies f16, bf16 or f32 operands, not ") +
-                                             data_type_name(precision));
+  const KernelFamily& family = tunable_family(d.info.id);
+  if (!family.multiplies(precision))
+    throw Error(Status::InvalidArgument, "the " + family.id + " kernel multiplies " + family.operands +
+                                             " operands, not " + data_type_name(precision));
 }
 
 // --try's split: absent or 1 none, 0 the model's choice, S >= 2 the last partial wave in S parts
@@ -114,12 +107,8 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
 
 std::optional<KernelParams> tensor_rule_params(const GemmKernelDescriptor& d, const DeviceInfo& device,
                                                const GemmShape& shape, DataType precision) {
-  KernelParams rule;
-  const size_t items = std::max<size_t>(shape.batch, 1);
-  if (d.info.id == "dmma") rule = dmma_tiles(device, shape.m, shape.n, items);
-  else if (d.info.id == "wgmma") rule = wgmma_tiles(device, shape.m, shape.n, shape.k, items, precision, Math::Tf32);
-  else if (d.info.id == "xmma") rule = xmma_tiles(device, shape.m, shape.n);
-  else return std::nullopt;
+  if (!is_tunable_family(d.info.id) || !tunable_family(d.info.id).rule_tiles) return std::nullopt;
+  const KernelParams rule = tunable_family(d.info.id).rule_tiles(device, shape, precision);
   try {
     return resolve_params(d, device, with_fixed(rule, precision_fixed_params(d, precision)));
   } catch (const Error&) {

@@ -1,4 +1,4 @@
-// tunable_kernels.cpp — the tunable GEMM kernels by name.
+// tunable_kernels.cpp — the table of tunable GEMM kernel families.
 #include "kernels/gemm/tunable_kernels.hpp"
 
 #include <clgemm/error.hpp>
@@ -9,15 +9,59 @@
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
 
+#include <algorithm>
+
 namespace clgemm::detail {
 
-const GemmKernelDescriptor& tunable_descriptor(const std::string& kernel) {
-  if (kernel == "xgemm") return xgemm_descriptor();
-  if (kernel == "direct") return direct_descriptor();
-  if (kernel == "xmma") return xmma_descriptor();
-  if (kernel == "wgmma") return wgmma_descriptor();
-  if (kernel == "dmma") return dmma_descriptor();
-  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (xgemm, direct, xmma, wgmma, dmma)");
+namespace {
+
+bool any_type(DataType) { return true; }
+bool f32_only(DataType t) { return t == DataType::F32; }
+bool f64_only(DataType t) { return t == DataType::F64; }
+
+size_t items_of(const GemmShape& s) { return std::max<size_t>(s.batch, 1); }
+
+KernelParams xmma_rule(const DeviceInfo& device, const GemmShape& s, DataType) { return xmma_tiles(device, s.m, s.n); }
+
+KernelParams wgmma_rule(const DeviceInfo& device, const GemmShape& s, DataType operands) {
+  return wgmma_tiles(device, s.m, s.n, s.k, items_of(s), operands, Math::Tf32);
 }
+
+KernelParams dmma_rule(const DeviceInfo& device, const GemmShape& s, DataType) {
+  return dmma_tiles(device, s.m, s.n, items_of(s));
+}
+
+}  // namespace
+
+const std::vector<KernelFamily>& tunable_families() {
+  static const std::vector<KernelFamily> families = {
+      {"xgemm", GemmPath::Packed, false, true, xgemm_descriptor, any_type, "any type"},
+      {"direct", GemmPath::Direct, false, false, direct_descriptor, any_type, "any type"},
+      // xmma and dmma are the tensor path of f32 and of f64 operands.
+      {"xmma", GemmPath::Tensor, true, false, xmma_descriptor, f32_only, "f32", xmma_rule},
+      {"wgmma", GemmPath::Wgmma, true, false, wgmma_descriptor, wgmma_input, "f16, bf16 or f32", wgmma_rule},
+      {"dmma", GemmPath::Tensor, true, false, dmma_descriptor, f64_only, "f64", dmma_rule},
+  };
+  return families;
+}
+
+bool is_tunable_family(const std::string& kernel) {
+  const auto& all = tunable_families();
+  return std::any_of(all.begin(), all.end(), [&](const KernelFamily& f) { return f.id == kernel; });
+}
+
+std::string tunable_family_names() {
+  std::string names;
+  for (const KernelFamily& f : tunable_families()) names += (names.empty() ? "" : ", ") + f.id;
+  return names;
+}
+
+const KernelFamily& tunable_family(const std::string& kernel) {
+  for (const KernelFamily& f : tunable_families())
+    if (f.id == kernel) return f;
+  throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (" + tunable_family_names() + ")");
+}
+
+const GemmKernelDescriptor& tunable_descriptor(const std::string& kernel) { return tunable_family(kernel).descriptor(); }
 
 }  // namespace clgemm::detail

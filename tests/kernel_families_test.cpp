@@ -1,0 +1,87 @@
+// kernel_families_test.cpp — the table of tunable kernel families (kernels/gemm/tunable_kernels.hpp)
+// that the tuner, the candidate bench, the planner's entries and the tuning database ask instead
+// of comparing names: each family's descriptor, path, kind, operand types and rule for tiles, and
+// refusals that name every family.
+#include "kernels/gemm/tunable_kernels.hpp"
+
+#include "kernels/gemm/dmma_kernel.hpp"
+#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/xmma_kernel.hpp"
+#include "test_support.hpp"
+
+#include <clgemm/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace clgemm::test {
+namespace {
+
+TEST(KernelFamilies, EachNamesItsDescriptorPathAndOperands) {
+  std::set<std::string> ids;
+  for (const detail::KernelFamily& f : detail::tunable_families()) {
+    EXPECT_TRUE(ids.insert(f.id).second) << f.id << " twice";
+    EXPECT_EQ(f.descriptor().info.id, f.id);
+    EXPECT_EQ(&detail::tunable_descriptor(f.id), &f.descriptor());
+    EXPECT_TRUE(detail::is_tunable_family(f.id));
+    EXPECT_FALSE(f.operands.empty()) << f.id;
+  }
+  EXPECT_EQ(ids, (std::set<std::string>{"xgemm", "direct", "xmma", "wgmma", "dmma"}));
+  using detail::tunable_family;
+  EXPECT_EQ(tunable_family("xgemm").path, GemmPath::Packed);
+  EXPECT_EQ(tunable_family("direct").path, GemmPath::Direct);
+  EXPECT_EQ(tunable_family("xmma").path, GemmPath::Tensor);
+  EXPECT_EQ(tunable_family("dmma").path, GemmPath::Tensor);
+  EXPECT_EQ(tunable_family("wgmma").path, GemmPath::Wgmma);
+  for (const char* id : {"xmma", "wgmma", "dmma"}) EXPECT_TRUE(tunable_family(id).tensor) << id;
+  for (const char* id : {"xgemm", "direct"}) EXPECT_FALSE(tunable_family(id).tensor) << id;
+  // Only xgemm's entries carry split-K.
+  for (const detail::KernelFamily& f : detail::tunable_families()) EXPECT_EQ(f.splits_k, f.id == "xgemm") << f.id;
+  // The operand types each multiplies.
+  for (const DataType t : {DataType::F32, DataType::F64, DataType::F16, DataType::BF16}) {
+    EXPECT_TRUE(tunable_family("xgemm").multiplies(t));
+    EXPECT_TRUE(tunable_family("direct").multiplies(t));
+    EXPECT_EQ(tunable_family("xmma").multiplies(t), t == DataType::F32) << data_type_name(t);
+    EXPECT_EQ(tunable_family("dmma").multiplies(t), t == DataType::F64) << data_type_name(t);
+    EXPECT_EQ(tunable_family("wgmma").multiplies(t), t != DataType::F64) << data_type_name(t);
+  }
+}
+
+// The tensor families' rules are the planner's own (on an H200 as measured), the others have none.
+TEST(KernelFamilies, TensorFamiliesCarryThePlannersRuleForTiles) {
+  DeviceInfo h200 = fake_h200_for_wgmma();
+  h200.tensor_maps = true;  // so that the warp-specialised tiles serve 4096³
+  for (const detail::KernelFamily& f : detail::tunable_families())
+    EXPECT_EQ(f.rule_tiles != nullptr, f.tensor) << f.id;
+  const GemmShape big{4096, 4096, 4096, 1};
+  const KernelParams dmma = detail::tunable_family("dmma").rule_tiles(h200, big, DataType::F64);
+  EXPECT_EQ(dmma, detail::dmma_tiles(h200, 4096, 4096, 1));
+  EXPECT_EQ(dmma.at("STAGES"), 6);
+  const KernelParams wgmma = detail::tunable_family("wgmma").rule_tiles(h200, big, DataType::F16);
+  EXPECT_EQ(wgmma, detail::wgmma_tiles(h200, 4096, 4096, 4096, 1, DataType::F16, Math::Tf32));
+  EXPECT_EQ(wgmma.at("BN"), 256);
+  const GemmShape batch{256, 256, 256, 64};
+  EXPECT_EQ(detail::tunable_family("wgmma").rule_tiles(h200, batch, DataType::BF16),
+            detail::wgmma_tiles(h200, 256, 256, 256, 64, DataType::BF16, Math::Tf32));
+  EXPECT_EQ(detail::tunable_family("xmma").rule_tiles(h200, big, DataType::F32), detail::xmma_tiles(h200, 4096, 4096));
+}
+
+TEST(KernelFamilies, AnUnknownNameIsRefusedWithTheFamiliesNamed) {
+  EXPECT_FALSE(detail::is_tunable_family("tall"));
+  EXPECT_FALSE(detail::is_tunable_family(""));
+  try {
+    detail::tunable_family("nope");
+    FAIL() << "an unknown family was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::InvalidArgument);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'nope'"), std::string::npos) << what;
+    EXPECT_NE(what.find(detail::tunable_family_names()), std::string::npos) << what;
+  }
+  EXPECT_EQ(detail::tunable_family_names(), "xgemm, direct, xmma, wgmma, dmma");
+}
+
+}  // namespace
+}  // namespace clgemm::test
