@@ -257,6 +257,7 @@ TEST(PlanCli, PrecisionAndCTypeNameTheTypesAndReachTheCommands) {
   EXPECT_EQ(doc["b_type"], "bf16");
   EXPECT_EQ(doc["c_type"], "f32");
   EXPECT_EQ(doc["path"], "packed");
+  EXPECT_EQ(doc["kernel"], "xgemm");
   size_t packs = 0;
   for (const auto& c : doc["commands"]) {
     const std::string what = c["what"], options = c["options"];

@@ -68,6 +68,37 @@ TEST(KernelFamilies, TensorFamiliesCarryThePlannersRuleForTiles) {
   EXPECT_EQ(detail::tunable_family("xmma").rule_tiles(h200, big, DataType::F32), detail::xmma_tiles(h200, 4096, 4096));
 }
 
+// Every plan names the family that runs it, so that nothing infers it from the path and the
+// parameters (the tensor path runs two: xmma for floats, dmma for doubles).
+TEST(KernelFamilies, PlansNameTheirKernel) {
+  const DeviceInfo h200 = fake_h200(), hopper = fake_h200_for_wgmma();
+  EXPECT_EQ(plan_gemm(h200, 4096, 4096, 4096, {}, DataType::F64).kernel, "dmma");
+  GemmOptions three;
+  three.math = Math::Tf32x3;
+  const GemmPlan x = plan_gemm(h200, 4096, 4096, 4096, three, DataType::F32);
+  EXPECT_EQ(x.path, GemmPath::Tensor);
+  EXPECT_EQ(x.kernel, "xmma");
+  EXPECT_EQ(plan_gemm(hopper, 4096, 4096, 4096, {}, DataType::F16).kernel, "wgmma");
+  EXPECT_EQ(plan_gemm(hopper, 4096, 4096, 4096, three, DataType::F32).kernel, "wgmma");
+  for (const GemmPath path : {GemmPath::Packed, GemmPath::Direct, GemmPath::Tall, GemmPath::Tiny}) {
+    GemmOptions forced;
+    forced.force_path = path;
+    const GemmPlan plan = plan_gemm(h200, 64, 8, 64, forced, DataType::F32, path == GemmPath::Tiny ? 100 : 1);
+    EXPECT_EQ(plan.path, path);
+    const std::string want = path == GemmPath::Packed   ? "xgemm"
+                             : path == GemmPath::Direct ? "direct"
+                             : path == GemmPath::Tall   ? "tall"
+                                                        : "tiny";
+    EXPECT_EQ(plan.kernel, want) << plan.describe();
+  }
+  // The planner's own choice on this device, whichever family it is, is one of them.
+  const GemmPlan here = plan_gemm(shared_context().info(), 1000, 1000, 1000, {}, DataType::F32);
+  EXPECT_FALSE(here.kernel.empty()) << here.describe();
+  if (here.path == GemmPath::Packed || here.path == GemmPath::Direct) {
+    EXPECT_EQ(detail::tunable_family(here.kernel).path, here.path);
+  }
+}
+
 TEST(KernelFamilies, AnUnknownNameIsRefusedWithTheFamiliesNamed) {
   EXPECT_FALSE(detail::is_tunable_family("tall"));
   EXPECT_FALSE(detail::is_tunable_family(""));

@@ -84,7 +84,10 @@ enum class Math {
 
 struct GemmPlan {
   GemmPath path = GemmPath::Direct;
-  KernelParams params;       // parameters of the path's kernel (direct or xgemm)
+  // The kernel family that runs it: direct, xgemm, tall, wide, tiny, xmma, dmma or wgmma (the
+  // tensor path runs xmma on f32 operands and dmma on f64 ones).
+  std::string kernel;
+  KernelParams params;       // parameters of the path's kernel
   std::string source;        // where the parameters came from: a tuning database entry, or defaults
   std::string reason;        // why the planner chose this path
   // Split-K of the last, partial wave (packed and wgmma paths): the last `split_tiles` tiles of C

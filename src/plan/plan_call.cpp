@@ -53,6 +53,7 @@ std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& 
   }
   GemmPlan plan;
   plan.path = GemmPath::Wide;
+  plan.kernel = "wide";
   plan.params = wide_params(device, form->p, options.force_params, precision_bits(g.type));
   plan.source = options.force_params.empty() ? "the wide kernel's defaults"
                                              : "the caller's overrides of the wide kernel's parameters";

@@ -71,7 +71,7 @@ std::string GemmPlan::describe() const {
   std::ostringstream os;
   if (path == GemmPath::Tall)
     os << "tall: one kernel that streams op(A) in place along k, with op(B) from the caches (";
-  else if (path == GemmPath::Tensor && params.count("PRECISION") && params.at("PRECISION") == 64)
+  else if (path == GemmPath::Tensor && kernel == "dmma")
     os << "tensor: dmma kernel on FP64 tensor cores, on operands in place where whole tiles, else packed (";
   else if (path == GemmPath::Tensor)
     os << "tensor: xmma kernel on tensor cores, " << (detail::tf32_terms(params) ? "TF32" : "3xTF32")
@@ -197,6 +197,7 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
                     (o.force_path == GemmPath::Auto && o.force_params.empty() && detail::tiny_pays(m, n, k, batch));
   if (tiny) {
     plan.path = GemmPath::Tiny;
+    plan.kernel = "tiny";
     plan.params = detail::tiny_params(o.force_params, detail::precision_bits(type));
     plan.source = o.force_params.empty() ? "the tiny kernel's default work-group"
                                          : "the caller's overrides of the tiny kernel's work-group";
@@ -213,6 +214,7 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
                                                        allow_tall && detail::tall_pays(device, m, n, k));
   if (tall) {
     plan.path = GemmPath::Tall;
+    plan.kernel = "tall";
     plan.params = detail::tall_params(device, m, n, k, o.force_params, detail::precision_bits(type));
     plan.source = o.force_params.empty() ? "parameters measured for the tall kernel"
                                          : "the caller's overrides of the tall kernel's parameters";
@@ -245,6 +247,7 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
     plan.reason = "small or thin: reading operands in place beats copying them (no tuning entry)";
   }
   const auto& desc = descriptor_for(plan.path);
+  plan.kernel = desc.info.id;
   // Forced parameters apply to the kernel's defaults, never on top of a tuned entry: a partial
   // override mixed into tuned values could form a combination nobody chose (or an invalid one).
   const bool use_entry = found && found->entry.kernel == desc.info.id && o.force_params.empty();

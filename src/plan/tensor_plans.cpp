@@ -116,6 +116,7 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   // fits this device; else the rule measured by hand on the H200.
   GemmPlan plan;
   plan.path = GemmPath::Tensor;
+  plan.kernel = xmma_descriptor().info.id;
   double predicted = 0;  // seconds, from a tuned entry's measurements
   if (!o.force_params.empty()) {
     plan.params = resolved(o.force_params);
@@ -180,6 +181,7 @@ std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, 
   ps["PRECISION"] = 64;
   GemmPlan plan;
   plan.path = GemmPath::Tensor;
+  plan.kernel = dmma_descriptor().info.id;
   plan.params = resolve_params(dmma_descriptor(), device, ps);
   plan.source = !o.force_params.empty() ? "the caller's overrides of the dmma kernel's defaults"
                 : small_items           ? "the dmma kernel's tiles for batches of small items"
@@ -216,6 +218,7 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
     return std::nullopt;
   GemmPlan plan;
   plan.path = GemmPath::Wgmma;
+  plan.kernel = wgmma_descriptor().info.id;
   // The arithmetic asked for sets TERMS, whatever the caller forces. 3xTF32's lo buffers leave
   // the defaults' slices no room, so what a caller forces overrides its own defaults.
   KernelParams ps = o.force_params.empty() || three ? wgmma_tiles(device, m, n, k, batch, type, o.math) : KernelParams{};

@@ -4,6 +4,8 @@
 // temporary first; a batch whose packs would outgrow kMaxPackedBytes runs in pieces.
 #include "plan/tile_launch.hpp"
 
+#include <clgemm/error.hpp>
+
 #include "kernels/descriptor.hpp"
 #include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
@@ -243,7 +245,11 @@ void add_packed(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gem
 // form they are stored: with its copies guarded (GUARD) where the tiles do not divide the
 // matrices, and a double at a time (a unit of one) for an operand off 16-byte boundaries.
 void add_tensor(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmPlan& plan) {
-  const bool f64 = g.type == DataType::F64;
+  // The tensor path's two families: dmma multiplies doubles, xmma floats.
+  const bool f64 = plan.kernel == dmma_descriptor().info.id;
+  if (f64 != (g.type == DataType::F64) || (!f64 && plan.kernel != xmma_descriptor().info.id))
+    throw Error(Status::InternalError, "a tensor-path plan of the " + plan.kernel + " kernel for " +
+                                           data_type_name(g.type) + " operands");
   const GemmKernelDescriptor& d = f64 ? dmma_descriptor() : xmma_descriptor();
   const size_t unit = f64 ? 2 : 4;  // elements of one 16-byte copy
   const KernelParams& ps = plan.params;

@@ -66,6 +66,7 @@ Measurement CandidateBench::run(const std::string& kernel, const KernelParams& p
   m.params = ps;
   GemmPlan plan;
   plan.path = tunable_family(kernel).path;
+  plan.kernel = kernel;
   plan.params = ps;
   plan.splits = split.splits, plan.split_tiles = split.split_tiles, plan.sk_groups = split.sk_groups;
   plan.pack_b = pack_b;

@@ -187,7 +187,7 @@ void run_plan(const PlanOptions& o) {
   nlohmann::json doc = {{"device", d.name}, {"m", o.m}, {"n", o.n}, {"k", o.k}, {"batch", o.batch},
                         {"a_type", data_type_name(call.a_type)}, {"b_type", data_type_name(call.b_type)},
                         {"c_type", data_type_name(call.c_type)},
-                        {"path", path_name(plan.path)},
+                        {"path", path_name(plan.path)}, {"kernel", plan.kernel},
                         {"params", plan.params}, {"source", plan.source}, {"reason", plan.reason}};
   // With the edges apart: the interior, then the strips' own plans (the rows below the interior,
   // then the columns right of it), as the call runs them.
@@ -196,7 +196,7 @@ void run_plan(const PlanOptions& o) {
     for (size_t i = 1; i < cp.parts.size(); ++i) {
       const PlannedPart& p = cp.parts[i];
       doc["strips"].push_back({{"shape", shape_text({p.rows, p.cols, o.k})}, {"path", path_name(p.plan.path)},
-                               {"params", p.plan.params}, {"source", p.plan.source}});
+                               {"kernel", p.plan.kernel}, {"params", p.plan.params}, {"source", p.plan.source}});
     }
   }
   for (const auto& c : cp.commands)
