@@ -120,14 +120,20 @@ TEST(WgmmaWarpSpecialised, RulesBudgetRegistersAndKeepOneSliceInFlight) {
   // Two blocks of 64 rows per warpgroup: two groups of this slice may still run.
   for (const auto& r : detail::wgmma_rules(with(kWide, {{"WS", 1}, {"INFLIGHT", 0}, {"WM", 128}, {"BN", 128}}),
                                            DataType::BF16))
-    if (r.name == "wgmma_wait") EXPECT_EQ(r.body, "wgmma.wait_group.sync.aligned 2;");
+    if (r.name == "wgmma_wait") {
+      EXPECT_EQ(r.body, "wgmma.wait_group.sync.aligned 2;");
+    }
   // Without a budget the markers stay, as empty blocks; BN of 192 takes n192.
   const auto plain = detail::wgmma_rules({{"BM", 192}, {"BN", 192}, {"WM", 64}, {"BK", 64}, {"INFLIGHT", 0}, {"WS", 0}},
                                          DataType::F16);
   for (const auto& r : plain) {
-    if (r.name.rfind("setmaxnreg", 0) == 0) EXPECT_EQ(r.body, "");
-    if (r.name == "wgmma_mma") EXPECT_NE(r.body.find("m64n192k16"), std::string::npos);
-    if (r.name == "wgmma_wait") EXPECT_EQ(r.body, "wgmma.wait_group.sync.aligned 0;");
+    if (r.name.rfind("setmaxnreg", 0) == 0) {
+      EXPECT_EQ(r.body, "");
+    } else if (r.name == "wgmma_mma") {
+      EXPECT_NE(r.body.find("m64n192k16"), std::string::npos);
+    } else if (r.name == "wgmma_wait") {
+      EXPECT_EQ(r.body, "wgmma.wait_group.sync.aligned 0;");
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 // descriptor.cpp — parameter resolution and the shared constraints of kernel descriptors.
 #include "kernels/descriptor.hpp"
 
+#include "kernels/nvidia_arch.hpp"
+
 #include <clgemm/error.hpp>
 
 #include <algorithm>
@@ -68,8 +70,8 @@ size_t resident_by_registers(const DeviceInfo& dev, size_t registers, size_t ite
 }
 
 size_t local_limit(const DeviceInfo& dev, LocalMemoryKind kind) {
-  if (kind == LocalMemoryKind::Static && dev.static_local_bytes > 0) return dev.static_local_bytes;
-  return dev.local_mem_bytes;
+  const TensorCapabilities c = tensor_capabilities(dev);
+  return kind == LocalMemoryKind::Static ? c.static_local_bytes : c.dynamic_local_bytes;
 }
 
 ParamSpec precision_param() {

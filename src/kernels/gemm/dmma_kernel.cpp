@@ -20,7 +20,7 @@ size_t registers_of(const KernelParams& ps) {
 }
 
 // m16n8k8 and m16n8k16 on doubles arrived with sm_90.
-bool sm90_or_newer(const DeviceInfo& dev) { return nvidia_sm(dev) >= 90; }
+bool sm90_or_newer(const DeviceInfo& dev) { return tensor_capabilities(dev).f64_m16; }
 
 size_t resident_of(const KernelParams& ps, const DeviceInfo& dev) {
   return resident_by_registers(dev, registers_of(ps), size_t(dmma_threads(ps)));

@@ -10,8 +10,6 @@
 
 namespace clgemm::detail {
 
-bool wgmma_architecture(const DeviceInfo& device) { return nvidia_sm(device) == 90; }
-
 bool wgmma_input(DataType input) { return input == DataType::F16 || input == DataType::BF16 || input == DataType::F32; }
 
 bool wgmma_arithmetic(DataType input, Math math) {

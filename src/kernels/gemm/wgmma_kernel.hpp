@@ -5,16 +5,13 @@
 #include <clgemm/gemm.hpp>
 
 #include "kernels/descriptor.hpp"
+#include "kernels/nvidia_arch.hpp"  // wgmma_architecture
 #include "runtime/ptx_markers.hpp"
 
 namespace clgemm::detail {
 
 const GemmKernelDescriptor& wgmma_descriptor();
 
-// Whether a device can take the wgmma kernel, as far as its description says: an NVIDIA GPU of
-// compute capability 9.0 (sm_90a instructions exist for exactly that architecture). Whether its
-// driver accepts the patched program is found by building it (Context::patched_kernel).
-bool wgmma_architecture(const DeviceInfo& device);
 
 // The input types wgmma multiplies here: f16 and bf16 (products exact in float32), and float32
 // read as TF32.

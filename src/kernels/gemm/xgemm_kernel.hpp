@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kernels/descriptor.hpp"
+#include "kernels/nvidia_arch.hpp"  // has_cp_async
 
 namespace clgemm::detail {
 
@@ -10,8 +11,6 @@ const GemmKernelDescriptor& xgemm_descriptor();
 // Work-items of one xgemm work-group (MDIMC·NDIMC).
 long wgs(const KernelParams& ps);
 
-// Whether the device has PTX cp.async (NVIDIA, sm_80 or newer): the ASYNC pipeline needs it.
-bool has_cp_async(const DeviceInfo& dev);
 
 // The stream-K groups the kernel runs on `device` for `groups` asked over `split_tiles` tiles:
 // where a share may not span tiles (the kernel's loop over tiles is built only on NVIDIA: PoCL
