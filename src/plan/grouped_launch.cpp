@@ -7,6 +7,7 @@
 #include "kernels/gemm/grouped_kernel.hpp"
 #include "kernels/gemm/xgemm_kernel.hpp"
 #include "kernels/precision.hpp"
+#include "plan/path_choice.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -61,8 +62,9 @@ std::string dmma_refusal(const DeviceInfo& device, const std::vector<RowMajorGem
 // average and kDmmaTotal in all (dmma_grouped_tiles).
 std::optional<GroupedPlan> plan_grouped_dmma(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
                                              const GemmOptions& options) {
-  const bool forced = options.force_path == GemmPath::Tensor;
-  if (!forced && (options.force_path != GemmPath::Auto || !options.force_params.empty())) return std::nullopt;
+  const PathChoice choice = path_choice(options, GemmPath::Tensor);
+  if (choice == PathChoice::RuledOut) return std::nullopt;
+  const bool forced = choice == PathChoice::Forced;
   const std::string refusal = dmma_refusal(device, problems);
   if (forced && !refusal.empty())
     throw Error(Status::InvalidArgument,
@@ -92,7 +94,7 @@ std::optional<GroupedPlan> plan_grouped_dmma(const DeviceInfo& device, const std
 std::optional<GroupedPlan> plan_grouped_xgemm(const DeviceInfo& device, const std::vector<RowMajorGemm>& problems,
                                               const GemmOptions& options) {
   const RowMajorGemm& first = problems.front();
-  if (options.force_path != GemmPath::Auto || !options.force_params.empty() || !has_cp_async(device) ||
+  if (!chooses_freely(options) || !has_cp_async(device) ||
       !stored_as_computed(first.type) || !stored_as_computed(first.c_type) ||
       !one_pair_of_transposes(problems))
     return std::nullopt;

@@ -10,6 +10,7 @@
 #include "kernels/gemm/wide_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/edge_split.hpp"
+#include "plan/path_choice.hpp"
 #include "plan/wide_form.hpp"
 
 #include <string>
@@ -46,7 +47,7 @@ std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& 
                       "x" + std::to_string(g.n) + (g.trans_a ? ", A transposed" : "") +
                       (g.trans_b ? ", B transposed" : ""));
   } else {
-    if (options.force_path != GemmPath::Auto || !options.force_params.empty() || !form ||
+    if (!chooses_freely(options) || !form ||
         !wide_pays(device, form->p, form->l, g.k))
       return std::nullopt;
     if (!g.trans_a && g.n <= kTallMaxN && tall_pays(device, g.m, g.n, g.k)) return std::nullopt;
@@ -72,8 +73,7 @@ std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& 
 std::optional<GemmPart> plan_reversed_tall(const DeviceInfo& device, const RowMajorGemm& g, const BatchSpec& batch,
                                            const GemmOptions& options) {
   if (!g.trans_b || g.m > kTallMaxN || g.c_trans) return std::nullopt;
-  const bool forced = options.force_path == GemmPath::Tall;
-  if (!forced && (options.force_path != GemmPath::Auto || !options.force_params.empty())) return std::nullopt;
+  if (path_choice(options, GemmPath::Tall) == PathChoice::RuledOut) return std::nullopt;
   if (!g.trans_a && g.n <= kTallMaxN) return std::nullopt;  // the tall kernel reads it as it is
   const GemmPlan plan = plan_gemm(device, g.n, g.m, g.k, options, g.type, batch.count);
   if (plan.path != GemmPath::Tall) return std::nullopt;
@@ -96,9 +96,8 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
                                  const GemmOptions& options) {
   // Batches of tiny items take the tiny kernel whatever their layout (before the wide and tall
   // kernels, which serve one long operand).
-  if (options.force_path == GemmPath::Tiny ||
-      (options.force_path == GemmPath::Auto && options.force_params.empty() && !g.c_trans &&
-       tiny_pays(g.m, g.n, g.k, batch.count)))
+  const PathChoice tiny = path_choice(options, GemmPath::Tiny);
+  if (tiny == PathChoice::Forced || (tiny == PathChoice::Free && !g.c_trans && tiny_pays(g.m, g.n, g.k, batch.count)))
     return {{g, batch, plan_gemm(device, g.m, g.n, g.k, options, g.type, batch.count)}};
   if (std::optional<GemmPlan> wide = plan_wide(device, g, options)) return {{g, batch, *wide}};
   if (std::optional<GemmPart> reversed = plan_reversed_tall(device, g, batch, options)) return {*reversed};

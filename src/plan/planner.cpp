@@ -9,6 +9,7 @@
 #include "kernels/descriptor.hpp"
 #include "plan/edge_split.hpp"
 #include "plan/entry_choice.hpp"
+#include "plan/path_choice.hpp"
 #include "plan/plan_cache.hpp"
 #include "plan/plan_call.hpp"
 #include "plan/tensor_plans.hpp"
@@ -108,7 +109,7 @@ namespace {
 // are planned with it off; GemmOptions::events does not change a plan). The arithmetic asked
 // for is not forcing: plans are kept per GemmOptions::math.
 bool forces_nothing(const GemmOptions& o) {
-  return o.force_path == GemmPath::Auto && o.force_params.empty() && o.force_splits == 0 &&
+  return detail::chooses_freely(o) && o.force_splits == 0 &&
          o.force_split_tiles == 0 && o.force_sk_groups == 0 && o.force_pack_b == GemmOptions::Toggle::Auto;
 }
 
@@ -169,8 +170,7 @@ GemmPlan plan_elsewhere(const DeviceInfo& device, size_t m, size_t n, size_t k, 
     GemmPlan plan = plan_uncached(device, m, n, k, fp32, type, allow_tall, batch);
     plan.reason += std::string("; float32 arithmetic although ") + detail::math_name(o.math) + " was asked for: " +
                    (!tensor_path_available(device) ? "the device has no tensor path (an NVIDIA GPU, sm_80 or newer)"
-                    : o.force_path != GemmPath::Auto || !o.force_params.empty()
-                        ? "another path or its parameters were forced"
+                    : !detail::chooses_freely(o) ? "another path or its parameters were forced"
                         : "the shape is too small for the tensor path to pay, or its tiles would leave compute "
                           "units idle where the float32 path's would not (the load-balance model's prediction)");
     return plan;
@@ -193,8 +193,9 @@ GemmPlan plan_elsewhere(const DeviceInfo& device, size_t m, size_t n, size_t k, 
 GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, bool allow_tall,
                     DataType type, size_t batch) {
   GemmPlan plan;
-  const bool tiny = o.force_path == GemmPath::Tiny ||
-                    (o.force_path == GemmPath::Auto && o.force_params.empty() && detail::tiny_pays(m, n, k, batch));
+  const detail::PathChoice tiny_choice = detail::path_choice(o, GemmPath::Tiny);
+  const bool tiny = tiny_choice == detail::PathChoice::Forced ||
+                    (tiny_choice == detail::PathChoice::Free && detail::tiny_pays(m, n, k, batch));
   if (tiny) {
     plan.path = GemmPath::Tiny;
     plan.kernel = "tiny";
@@ -210,8 +211,9 @@ GemmPlan plan_whole(const DeviceInfo& device, size_t m, size_t n, size_t k, cons
     return plan;
   }
   // Overrides without a forced path are meant for the kernel the planner would otherwise pick.
-  const bool tall = o.force_path == GemmPath::Tall || (o.force_path == GemmPath::Auto && o.force_params.empty() &&
-                                                       allow_tall && detail::tall_pays(device, m, n, k));
+  const detail::PathChoice tall_choice = detail::path_choice(o, GemmPath::Tall);
+  const bool tall = tall_choice == detail::PathChoice::Forced ||
+                    (tall_choice == detail::PathChoice::Free && allow_tall && detail::tall_pays(device, m, n, k));
   if (tall) {
     plan.path = GemmPath::Tall;
     plan.kernel = "tall";

@@ -7,6 +7,7 @@
 #include "database/database.hpp"
 #include "plan/edge_split.hpp"
 #include "plan/entry_choice.hpp"
+#include "plan/path_choice.hpp"
 #include "plan/tile_choice.hpp"
 #include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
@@ -99,7 +100,7 @@ std::optional<GemmPlan> plan_tensor(const DeviceInfo& device, size_t m, size_t n
   if (forced && !tensor_path_available(device))
     throw Error(Status::InvalidArgument, "the tensor path needs an NVIDIA GPU of compute capability 8.0 or newer; " +
                                              device.name + " has none");
-  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
+  if (!forced && (!chooses_freely(o) || !tensor_path_available(device) ||
                   !tensor_pays(m, n, k)))
     return std::nullopt;
   // Accuracy, not speed, sets FK and TERMS (xmma_kernel.cpp): whatever an entry holds, the math
@@ -172,7 +173,7 @@ std::optional<GemmPlan> plan_dmma(const DeviceInfo& device, size_t m, size_t n, 
                      (item >= 512.0 * 512 * 512 || (item >= 256.0 * 256 * 256 && item * double(batch) >= 2147483648.0));
   const bool small_items =
       !large && batch > 1 && k >= 32 && item >= kItemInPlace && item * double(batch) >= kBatchInPlace;
-  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !tensor_path_available(device) ||
+  if (!forced && (!chooses_freely(o) || !tensor_path_available(device) ||
                   !(large || small_items)))
     return std::nullopt;
   KernelParams ps = !o.force_params.empty() ? o.force_params
@@ -212,7 +213,7 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
                 "the wgmma path needs an NVIDIA GPU of compute capability 9.0 whose driver builds PTX patched for "
                 "sm_90a; " + device.name + (wgmma_architecture(device) ? " did not build it" : " is not one"));
   const bool three = type == DataType::F32 && o.math == Math::Tf32x3;
-  if (!forced && (o.force_path != GemmPath::Auto || !o.force_params.empty() || !arithmetic ||
+  if (!forced && (!chooses_freely(o) || !arithmetic ||
                   !device.sm90a_patching || !wgmma_pays(m, n, k) ||
                   (three && !wgmma_three_terms_pay(device, m, n, k, batch))))
     return std::nullopt;
@@ -250,7 +251,7 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
 // not matter: another device, or a shape or force that rules the path out anyway).
 std::string wgmma_refused(const DeviceInfo& device, size_t m, size_t n, size_t k, const GemmOptions& o, DataType type) {
   if (device.sm90a_patching || !wgmma_architecture(device) || !wgmma_arithmetic(type, o.math) ||
-      o.force_path != GemmPath::Auto || !o.force_params.empty() || !wgmma_pays(m, n, k))
+      !chooses_freely(o) || !wgmma_pays(m, n, k))
     return "";
   return "; not the wgmma path: the driver did not build PTX patched for sm_90a (or the device was described "
          "without trying: clgemm::planning_device)";
