@@ -7,7 +7,6 @@
 #include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
-#include "plan/path_choice.hpp"
 #include "test_support.hpp"
 
 #include <clgemm/error.hpp>
@@ -98,30 +97,6 @@ TEST(KernelFamilies, PlansNameTheirKernel) {
   if (here.path == GemmPath::Packed || here.path == GemmPath::Direct) {
     EXPECT_EQ(detail::tunable_family(here.kernel).path, here.path);
   }
-}
-
-// One rule for every planner: a path forced is taken; with nothing forced each path is free to be
-// taken where it pays; another path forced, or parameters without a path, rule it out.
-TEST(KernelFamilies, PathChoiceIsForcedFreeOrRuledOut) {
-  using detail::PathChoice;
-  GemmOptions none;
-  EXPECT_TRUE(detail::chooses_freely(none));
-  EXPECT_EQ(detail::path_choice(none, GemmPath::Tensor), PathChoice::Free);
-  GemmOptions tall;
-  tall.force_path = GemmPath::Tall;
-  EXPECT_FALSE(detail::chooses_freely(tall));
-  EXPECT_EQ(detail::path_choice(tall, GemmPath::Tall), PathChoice::Forced);
-  EXPECT_EQ(detail::path_choice(tall, GemmPath::Tiny), PathChoice::RuledOut);
-  GemmOptions params;
-  params.force_params = {{"BM", 64}};
-  EXPECT_FALSE(detail::chooses_freely(params));
-  EXPECT_EQ(detail::path_choice(params, GemmPath::Wgmma), PathChoice::RuledOut);
-  params.force_path = GemmPath::Wgmma;
-  EXPECT_EQ(detail::path_choice(params, GemmPath::Wgmma), PathChoice::Forced);
-  // The arithmetic asked for forces nothing.
-  GemmOptions math;
-  math.math = Math::Tf32x3;
-  EXPECT_TRUE(detail::chooses_freely(math));
 }
 
 TEST(KernelFamilies, AnUnknownNameIsRefusedWithTheFamiliesNamed) {
