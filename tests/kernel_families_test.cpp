@@ -7,6 +7,7 @@
 #include "kernels/gemm/dmma_kernel.hpp"
 #include "kernels/gemm/wgmma_kernel.hpp"
 #include "kernels/gemm/xmma_kernel.hpp"
+#include "plan/launch_builder.hpp"
 #include "test_support.hpp"
 
 #include <clgemm/error.hpp>
@@ -96,6 +97,31 @@ TEST(KernelFamilies, PlansNameTheirKernel) {
   EXPECT_FALSE(here.kernel.empty()) << here.describe();
   if (here.path == GemmPath::Packed || here.path == GemmPath::Direct) {
     EXPECT_EQ(detail::tunable_family(here.kernel).path, here.path);
+  }
+}
+
+// The launch finds each family's commands by the name its plan carries: a plan of the packed path
+// names xgemm and gets its command; one that names no family is an internal error, not a guess.
+TEST(KernelFamilies, TheLaunchFindsCommandsByTheFamilysName) {
+  const DeviceInfo& dev = shared_context().info();
+  detail::GemmPart part;
+  part.g.m = 70, part.g.n = 50, part.g.k = 30;
+  part.g.a = {nullptr, 0, 30}, part.g.b = {nullptr, 0, 50}, part.g.c = {nullptr, 0, 50};
+  GemmOptions packed;
+  packed.force_path = GemmPath::Packed;
+  part.plan = plan_gemm(dev, 70, 50, 30, packed, DataType::F32);
+  const detail::LaunchPlan launch = detail::build_launch_plan(dev, {part});
+  ASSERT_FALSE(launch.commands.empty());
+  EXPECT_EQ(launch.commands.back().what, "xgemm");
+  for (const std::string bad : {"", "nope"}) {
+    part.plan.kernel = bad;
+    try {
+      detail::build_launch_plan(dev, {part});
+      ADD_FAILURE() << "a plan naming '" << bad << "' was launched";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InternalError);
+      EXPECT_NE(std::string(e.what()).find("'" + bad + "'"), std::string::npos) << e.what();
+    }
   }
 }
 

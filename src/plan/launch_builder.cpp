@@ -213,6 +213,24 @@ void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
 
 }  // namespace
 
+namespace {
+
+using AddCommands = void (*)(Builder&, const RowMajorGemm&, const BatchSpec&, const GemmPlan&);
+
+// The commands of each kernel family, by the name its plan carries (GemmPlan::kernel).
+AddCommands family_commands(const GemmPlan& plan) {
+  static const std::vector<std::pair<std::string, AddCommands>> families = {
+      {"direct", add_direct}, {"xgemm", add_packed}, {"tall", add_tall},   {"wide", add_wide},
+      {"tiny", add_tiny},     {"xmma", add_tensor},  {"dmma", add_tensor}, {"wgmma", add_wgmma},
+  };
+  for (const auto& [name, add] : families)
+    if (name == plan.kernel) return add;
+  throw Error(Status::InternalError, "a plan of the " + std::string(path_name(plan.path)) + " path names no kernel "
+                                         "family that has commands ('" + plan.kernel + "')");
+}
+
+}  // namespace
+
 LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPart>& parts) {
   LaunchPlan plan;
   plan.parts = parts.size();
@@ -221,15 +239,7 @@ LaunchPlan build_launch_plan(const DeviceInfo& device, const std::vector<GemmPar
     Builder b(device, plan, i, part.g.type);
     if (part.g.c_trans && part.plan.path != GemmPath::Tall)
       throw Error(Status::InternalError, "a transposed C was planned for a kernel other than the tall one");
-    switch (part.plan.path) {
-      case GemmPath::Tall: add_tall(b, part.g, part.batch, part.plan); break;
-      case GemmPath::Wide: add_wide(b, part.g, part.batch, part.plan); break;
-      case GemmPath::Tiny: add_tiny(b, part.g, part.batch, part.plan); break;
-      case GemmPath::Packed: add_packed(b, part.g, part.batch, part.plan); break;
-      case GemmPath::Tensor: add_tensor(b, part.g, part.batch, part.plan); break;
-      case GemmPath::Wgmma: add_wgmma(b, part.g, part.batch, part.plan); break;
-      default: add_direct(b, part.g, part.batch, part.plan); break;
-    }
+    family_commands(part.plan)(b, part.g, part.batch, part.plan);
   }
   return plan;
 }
