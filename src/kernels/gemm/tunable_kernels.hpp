@@ -1,6 +1,6 @@
 // tunable_kernels.hpp — the table of GEMM kernel families that the tuner searches and the tuning
-// database names (TuningEntry::kernel): xgemm, direct, xmma, wgmma and dmma. The planner's entry
-// lookups, the tuner, its candidate bench and `clgemm tune` ask this table what a family is,
+// database names (TuningEntry::kernel): xgemm, direct, xmma, wgmma and dmma. The tuning database,
+// the tuner, its candidate bench and the planner's entry lookups ask this table what a family is,
 // instead of comparing its name.
 #pragma once
 

@@ -12,7 +12,6 @@ namespace clgemm::detail {
 
 const GemmKernelDescriptor& wgmma_descriptor();
 
-
 // The input types wgmma multiplies here: f16 and bf16 (products exact in float32), and float32
 // read as TF32.
 bool wgmma_input(DataType input);

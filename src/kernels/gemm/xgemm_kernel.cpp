@@ -20,7 +20,6 @@ bool tiles_split_evenly(const KernelParams& ps, const DeviceInfo&) {
 
 }  // namespace
 
-// cp.async exists from compute capability 8.0 (Ampere) on; NVIDIA's OpenCL accepts inline PTX.
 size_t runnable_sk_groups(size_t groups, size_t split_tiles, const DeviceInfo& device) {
   if (groups == 0 || split_tiles == 0 || has_cp_async(device) || groups % split_tiles == 0) return groups;
   return std::max(split_tiles, groups / split_tiles * split_tiles);

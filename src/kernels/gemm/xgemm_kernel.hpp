@@ -11,7 +11,6 @@ const GemmKernelDescriptor& xgemm_descriptor();
 // Work-items of one xgemm work-group (MDIMC·NDIMC).
 long wgs(const KernelParams& ps);
 
-
 // The stream-K groups the kernel runs on `device` for `groups` asked over `split_tiles` tiles:
 // where a share may not span tiles (the kernel's loop over tiles is built only on NVIDIA: PoCL
 // 3.1 computed garbage with its barriers), rounded down to a multiple of the tiles, which keeps
