@@ -1,4 +1,4 @@
-// dmma_grouped_test.cpp — grouped f64 calls on the FP64 tensor cores (gemm/dmma.cl built with
+// dmma_grouped_test.cpp — grouped f64 calls on the FP64 tensor cores (gemm/dmma/dmma.cl built with
 // GROUPED): which calls take it and the command they run, on every device; and, where the device
 // has the tensor path, problems of ragged sizes in every layout and pair of transposes against a
 // float64 loop, with rows of A and B on and off 16-byte boundaries and every element of C outside

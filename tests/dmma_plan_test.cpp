@@ -1,7 +1,7 @@
-// dmma_plan_test.cpp — double on FP64 tensor cores (gemm/dmma.cl): where the planner takes it, with
+// dmma_plan_test.cpp — double on FP64 tensor cores (gemm/dmma/dmma.cl): where the planner takes it, with
 // which instruction and tiles, and the commands it runs. The kernel itself runs in the precision
 // sweep wherever the device has it (an NVIDIA GPU of sm_80 or newer; not PoCL).
-#include "kernels/gemm/dmma_kernel.hpp"
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
 #include "test_support.hpp"
 
 #include <clgemm/error.hpp>

@@ -6,9 +6,9 @@
 #include <clgemm/gemm.hpp>
 
 #include "database/database.hpp"
-#include "kernels/gemm/dmma_kernel.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "test_support.hpp"
 #include "tune/tuner.hpp"
 

@@ -5,7 +5,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "plan/edge_split.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

@@ -4,9 +4,9 @@
 // refusals that name every family.
 #include "kernels/gemm/tunable_kernels.hpp"
 
-#include "kernels/gemm/dmma_kernel.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 #include "plan/launch_builder.hpp"
 #include "test_support.hpp"
 

@@ -4,7 +4,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "plan/tile_choice.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

@@ -1,11 +1,11 @@
-// tall_test.cpp — the tall path (gemm/tall.cl): forced on every layout and transpose it can read,
+// tall_test.cpp — the tall path (gemm/tall/tall.cl): forced on every layout and transpose it can read,
 // at ragged sizes, with padded leading dimensions, odd offsets and alpha/beta, against OpenBLAS
 // with C's guard zones checked (gemm_case.cpp); several parameter sets; batches; the planner's
 // rule on the built-in H200 device; and the calls it must refuse or hand on.
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "kernels/gemm/tall_kernel.hpp"
+#include "kernels/gemm/tall/tall_kernel.hpp"
 #include "plan/plan_call.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"

@@ -1,7 +1,7 @@
 // Tensor maps for the wgmma kernel's TMA copies: the maps' shapes, the patch that gives them
 // their addresses, and the launch that chooses them, with a stand-in encoder where libcuda is not
 // here (CI). The copies themselves run only on an sm_90 GPU (WgmmaOnDevice, wgmma_test.cpp).
-#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 #include "plan/wgmma_launch.hpp"
 #include "runtime/ptx_markers.hpp"
 #include "runtime/tensor_maps.hpp"

@@ -1,4 +1,4 @@
-// tensor_path_test.cpp — the tensor path (gemm/xmma.cl, GemmOptions::math): the planner's rule on
+// tensor_path_test.cpp — the tensor path (gemm/xmma/xmma.cl, GemmOptions::math): the planner's rule on
 // the built-in H200 device and elsewhere, the kernel's constraints, and on a device that has the
 // path (NVIDIA sm_80+; skipped elsewhere) the correctness sweep against OpenBLAS with C's guard
 // zones checked, 3xTF32's accuracy against the float32 path's on the same inputs, infinities and
@@ -7,7 +7,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

@@ -6,7 +6,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 #include "test_support.hpp"
 #include "database/database.hpp"
 #include "tune/tuner.hpp"

@@ -4,8 +4,8 @@
 #include <clgemm/clgemm.hpp>
 
 #include "database/database.hpp"
-#include "kernels/gemm/direct_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/direct/direct_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "test_support.hpp"
 #include "tune/tuner.hpp"
 

@@ -3,7 +3,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "tune/candidate_clock.hpp"
 #include "database/database.hpp"
 #include "tune/tuner.hpp"

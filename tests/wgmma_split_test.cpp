@@ -1,9 +1,9 @@
 // wgmma_split_test.cpp — split-K of the wgmma kernel's last round of tiles (gemm/wgmma/split.cl,
-// kernels/gemm/wgmma_split.cpp): the rule on a described Hopper card, the plan and the launch it
+// kernels/gemm/wgmma/wgmma_split.cpp): the rule on a described Hopper card, the plan and the launch it
 // makes, and, where an sm_90 with patching is at hand, forced splits against float64 with guard
 // zones around C.
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/wgmma_split.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_split.hpp"
 
 #include "test_support.hpp"
 

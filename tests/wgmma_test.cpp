@@ -1,9 +1,9 @@
 // wgmma_test.cpp — the wgmma path where no Hopper GPU is at hand: its markers patched in PTX that
-// NVIDIA's compiler made of gemm/wgmma.cl (recorded on an H100), the planner's choice and its
+// NVIDIA's compiler made of gemm/wgmma/wgmma.cl (recorded on an H100), the planner's choice and its
 // fallback, the launch's in-place and packed operands, and the K-major pack run on this device.
 // The kernel itself runs on the GPU (scripts/gpu/wgmma_check.cpp).
 #include "exec/gemm_exec.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 #include "kernels/util/pack_kmajor.hpp"
 #include "runtime/ptx_markers.hpp"
 

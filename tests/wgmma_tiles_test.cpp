@@ -4,7 +4,7 @@
 // schedule (WS), in f16, bf16 and TF32, with B stored transposed and as stored, single products at
 // sizes off every tile, a product of more tiles than the persistent work-groups, and strided batches;
 // against float64, with every element of C's buffer outside the products checked untouched.
-#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 
 #include "test_support.hpp"
 

@@ -3,7 +3,7 @@
 // limits, the register budget setmaxnreg moves, the rules that patch its markers, the plan's
 // persistent launch, and the fallback to cp.async where tensor maps do not encode. The kernels run
 // on the GPU (wgmma_tiles_test.cpp, scripts/gpu/big_tiles.sh).
-#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 #include "runtime/ptx_markers.hpp"
 
 #include "test_support.hpp"

@@ -1,11 +1,11 @@
-// wide_test.cpp — the wide path (gemm/wide.cl): forced on every layout and transpose it can read,
+// wide_test.cpp — the wide path (gemm/wide/wide.cl): forced on every layout and transpose it can read,
 // at ragged sizes with padded leading dimensions, odd offsets and alpha/beta, against OpenBLAS
 // with C's guard zones checked (gemm_case.cpp); K in one slice and in several; every parameter
 // set; batches; bit-for-bit repeatable sums; the planner's rule; the calls it must refuse.
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
-#include "kernels/gemm/wide_kernel.hpp"
+#include "kernels/gemm/wide/wide_kernel.hpp"
 #include "gemm_case.hpp"
 #include "test_support.hpp"
 

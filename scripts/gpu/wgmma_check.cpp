@@ -1,4 +1,4 @@
-// wgmma_check.cpp — the wgmma kernel (src/kernels/gemm/wgmma.cl) on its own: each configuration
+// wgmma_check.cpp — the wgmma kernel (src/kernels/gemm/wgmma/wgmma.cl) on its own: each configuration
 // built through Context::patched_kernel, checked against float64 at odd shapes with guard zones
 // around C, then timed at square sizes. Built against this build's library (internal headers):
 //   g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -DCL_HPP_TARGET_OPENCL_VERSION=300 \
@@ -16,7 +16,7 @@
 #include <clgemm/cpu.hpp>
 #include <clgemm/warnings.hpp>
 
-#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/wgmma_launch.hpp"
 #include "runtime/tensor_maps.hpp"

@@ -1,8 +1,8 @@
-// xmma_probe.cpp — times gemm/xmma.cl alone on packed square operands (At K×M, B K×N, sizes
+// xmma_probe.cpp — times gemm/xmma/xmma.cl alone on packed square operands (At K×M, B K×N, sizes
 // multiples of the tiles) for -D configurations given on the command line, and checks 300
 // elements against a float64 dot product and a float32 loop. Built here with
 // `g++ -O2 -std=c++17 scripts/gpu/xmma_probe.cpp -o xmma_probe -lOpenCL`, run there as
-// `xmma_probe src/kernels/gemm/xmma.cl 1024,4096 "-DBM=128 -DBN=128 -DWM=64 -DWN=64 -DSTAGES=2"`
+// `xmma_probe src/kernels/gemm/xmma/xmma.cl 1024,4096 "-DBM=128 -DBN=128 -DWM=64 -DWN=64 -DSTAGES=2"`
 // (POS=1: inputs in [0, 1)). Pass every tile parameter: the work-group size is read from them.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>

@@ -1,7 +1,7 @@
 // sm90a_probe.cpp — see sm90a_probe.hpp.
 #include "api/sm90a_probe.hpp"
 
-#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 #include "plan/wgmma_launch.hpp"
 #include "runtime/local_limits.hpp"
 #include "runtime/tensor_maps.hpp"

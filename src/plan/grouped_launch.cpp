@@ -3,9 +3,9 @@
 
 #include <clgemm/error.hpp>
 
-#include "kernels/gemm/dmma_kernel.hpp"
-#include "kernels/gemm/grouped_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
+#include "kernels/gemm/grouped/grouped_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/path_choice.hpp"
 
@@ -120,7 +120,7 @@ Command kernel_command(const GemmKernelDescriptor& d, std::string what, std::str
   return c;
 }
 
-// The grouped kernel (gemm/grouped.cl): per problem its sizes, leading dimensions, offsets,
+// The grouped kernel (gemm/grouped/grouped.cl): per problem its sizes, leading dimensions, offsets,
 // transposes, first tile and tiles along n.
 Command grouped_command(const std::vector<RowMajorGemm>& problems, const KernelParams& ps, BatchArrays& arrays,
                         size_t& tiles) {
@@ -186,7 +186,7 @@ Command xgemm_command(const std::vector<RowMajorGemm>& problems, const KernelPar
   return c;
 }
 
-// dmma built for a grouped call (GROUPED, gemm/dmma.cl): A as M×K (A_MK) or At, B as N×K (B_NK)
+// dmma built for a grouped call (GROUPED, gemm/dmma/dmma.cl): A as M×K (A_MK) or At, B as N×K (B_NK)
 // or K×N, each read in place, in pairs of doubles where every row of A and B starts on a 16-byte
 // boundary, else one double at a time (COPY8). Per problem, in doubles: M, N, K, K rounded up to
 // BK, A's and B's offset and row length, C's offset and ldc, tiles along n and first tile; K is 0

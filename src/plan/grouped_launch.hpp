@@ -25,7 +25,7 @@ enum class GroupedKernel { Grouped, Xgemm, Dmma };
 // - else xgemm (GROUPED) where it reads every problem in place (the cp.async pipeline, f32 or
 //   f64, one pair of transposes) and nothing is forced, with the batched class's tiles for items
 //   of the problems' mean size;
-// - else the grouped kernel (gemm/grouped.cl) with the caller's overrides
+// - else the grouped kernel (gemm/grouped/grouped.cl) with the caller's overrides
 //   (GemmOptions::force_params, the direct kernel's names) on its defaults for the device and
 //   type. Its 64×64 tiles beat 128×128 ones of 8×8 per work-item on the H100 (random:64:64:1024
 //   problems: 14.2 against 6.8 TFLOP/s).

@@ -5,10 +5,10 @@
 #include <clgemm/error.hpp>
 
 #include "kernels/descriptor.hpp"
-#include "kernels/gemm/direct_kernel.hpp"
-#include "kernels/gemm/tall_kernel.hpp"
-#include "kernels/gemm/wide_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"  // has_cp_async
+#include "kernels/gemm/direct/direct_kernel.hpp"
+#include "kernels/gemm/tall/tall_kernel.hpp"
+#include "kernels/gemm/wide/wide_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"  // has_cp_async
 #include "kernels/precision.hpp"
 #include "plan/launch_parts.hpp"
 #include "plan/tile_launch.hpp"
@@ -85,7 +85,7 @@ void add_tiny(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const GemmP
                                           " exceeds what one launch indexes");
   Command c = in_place_command(b, g, s, plan.params);
   c.what = "tiny";
-  c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tiny.cl"};
+  c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tiny/tiny.cl"};
   c.entry = "gemm_tiny";
   c.args.push_back(Arg::i32(int64_t(s.count)));
   c.dims = 1;
@@ -114,7 +114,7 @@ void add_tall(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     const int64_t b_ks = g.trans_b ? 1 : int64_t(g.b.ld), b_ns = g.trans_b ? int64_t(g.b.ld) : 1;
     Command c;
     c.what = "tall";
-    c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall.cl"};
+    c.sources = {"common/vectors.cl", "common/batch.cl", "gemm/tall/tall.cl"};
     c.entry = "gemm_tall";
     c.options = build_options(ps) + storage_options(g.type, g.c_type) + flag("A_VEC", a_vec) + flag("B_VEC", b_vec) +
                 flag("B_KVEC", b_kvec) + flag("B_ROWS", b_rows) + flag("C_T", g.c_trans) +
@@ -148,7 +148,7 @@ void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
   const KernelParams& ps = plan.params;
   const DataType compute = compute_type(call.type);
   const std::vector<std::string> sources = {"common/vectors.cl", "common/batch.cl", "common/device_fence.cl",
-                                            "gemm/wide.cl"};
+                                            "gemm/wide/wide.cl"};
   for (const Piece& piece : pieces(call, batch, kMaxItemsPerLaunch)) {
     const RowMajorGemm& g = piece.g;
     const BatchSpec& s = piece.s;

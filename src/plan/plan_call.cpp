@@ -5,9 +5,9 @@
 
 #include <clgemm/error.hpp>
 
-#include "kernels/gemm/tall_kernel.hpp"
-#include "kernels/gemm/tiny_kernel.hpp"
-#include "kernels/gemm/wide_kernel.hpp"
+#include "kernels/gemm/tall/tall_kernel.hpp"
+#include "kernels/gemm/tiny/tiny_kernel.hpp"
+#include "kernels/gemm/wide/wide_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/edge_split.hpp"
 #include "plan/path_choice.hpp"

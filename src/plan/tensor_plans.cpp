@@ -9,11 +9,11 @@
 #include "plan/entry_choice.hpp"
 #include "plan/path_choice.hpp"
 #include "plan/tile_choice.hpp"
-#include "kernels/gemm/dmma_kernel.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/wgmma_split.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_split.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 
 #include <algorithm>
 #include <sstream>

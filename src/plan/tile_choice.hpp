@@ -24,7 +24,7 @@
 #include <clgemm/types.hpp>
 
 #include "kernels/descriptor.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 
 #include <vector>
 

@@ -7,9 +7,9 @@
 #include <clgemm/error.hpp>
 
 #include "kernels/descriptor.hpp"
-#include "kernels/gemm/dmma_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "kernels/util/prepare_operand.hpp"
 

@@ -1,5 +1,5 @@
-// tile_launch.hpp — the commands of the packed path (gemm/xgemm.cl) and of the tensor path
-// (gemm/xmma.cl for f32, gemm/dmma.cl for f64): the packs of the operands that the kernel cannot
+// tile_launch.hpp — the commands of the packed path (gemm/xgemm/xgemm.cl) and of the tensor path
+// (gemm/xmma/xmma.cl for f32, gemm/dmma/dmma.cl for f64): the packs of the operands that the kernel cannot
 // read in place, and the kernel's launches, a batch in pieces where its packs would be large.
 #pragma once
 

@@ -4,8 +4,8 @@
 #include <clgemm/error.hpp>
 
 #include "kernels/descriptor.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/wgmma_split.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_split.hpp"
 #include "kernels/precision.hpp"
 #include "kernels/util/pack_kmajor.hpp"
 
@@ -92,7 +92,7 @@ void add_wgmma(Builder& b, const RowMajorGemm& g, const BatchSpec& s, const Gemm
   // of the GEMM's time (1024³ 96 against 56 TFLOP/s with the copy, 2048³ 267 against 231, 4096³
   // 346 against 357, 8192³ 399 against 423). Should the maps then not encode, B stays N-major.
   // A float32 B as stored goes in place under 3072 rows of C, where the tile can take it through
-  // registers (TF32, B_REGS in gemm/wgmma.cl). The kernel then runs about 15 % slower than on a
+  // registers (TF32, B_REGS in gemm/wgmma/wgmma.cl). The kernel then runs about 15 % slower than on a
   // K-major B, but the transpose it spares costs more (H100, `force_probe tf32 wgmma`, TFLOP/s
   // against B transposed first in the same runs: 1024³ 71–75 against 52–59, 2048³ 205–215 against
   // 189–198, 3072³ 212–216 against 213–217, 1024×4096×4096 219–225 against 186–188, 2048×8192²

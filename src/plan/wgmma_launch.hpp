@@ -1,4 +1,4 @@
-// wgmma_launch.hpp — the commands of the wgmma path (gemm/wgmma.cl): which operands it reads in
+// wgmma_launch.hpp — the commands of the wgmma path (gemm/wgmma/wgmma.cl): which operands it reads in
 // place and which it packs first, and the kernel's build options, patch rules and arguments.
 #pragma once
 

@@ -1,7 +1,7 @@
 // wide_form.cpp — which calls the wide kernel can read in place.
 #include "plan/wide_form.hpp"
 
-#include "kernels/gemm/wide_kernel.hpp"
+#include "kernels/gemm/wide/wide_kernel.hpp"
 
 namespace clgemm::detail {
 

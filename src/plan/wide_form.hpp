@@ -1,4 +1,4 @@
-// wide_form.hpp — how a call maps onto the wide kernel (gemm/wide.cl), if it does: which operand
+// wide_form.hpp — how a call maps onto the wide kernel (gemm/wide/wide.cl), if it does: which operand
 // is the large one that the kernel streams along its rows, and the sides of the product.
 #pragma once
 

@@ -3,7 +3,7 @@
 // loaded at run time, so clgemm neither links CUDA nor needs it on other devices. A map is 128
 // bytes of plain data naming a tensor's address, sizes and strides and the box that one copy
 // moves. The host cannot learn where an OpenCL buffer lives, so maps are encoded with a
-// placeholder address that the kernel replaces on the device (kernels/gemm/wgmma.cl).
+// placeholder address that the kernel replaces on the device (kernels/gemm/wgmma/wgmma.cl).
 #pragma once
 
 #include <clgemm/device.hpp>

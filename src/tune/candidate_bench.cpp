@@ -6,7 +6,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "exec/gemm_exec.hpp"
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 #include "plan/launch_builder.hpp"
 #include "kernels/gemm/tunable_kernels.hpp"
 

@@ -18,7 +18,7 @@
 //
 // Kernels that store alpha·x + beta·C in place spell out the same two steps (SCALE, then MULADD
 // where beta != 0) rather than call axpby: a call evaluates x before alpha is tested, which for an
-// accumulator in private memory indexed at run time (gemm/direct.cl) is a load more.
+// accumulator in private memory indexed at run time (gemm/direct/direct.cl) is a load more.
 //
 // Storage. A and B are stored as `in_t`, C as `out_t` (IN_STORAGE, OUT_STORAGE: STORAGE_F32,
 // STORAGE_F64, STORAGE_F16 or STORAGE_BF16; by default the type of PRECISION). Kernels that read

@@ -3,11 +3,11 @@
 
 #include <clgemm/error.hpp>
 
-#include "kernels/gemm/direct_kernel.hpp"
-#include "kernels/gemm/dmma_kernel.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
-#include "kernels/gemm/xgemm_kernel.hpp"
-#include "kernels/gemm/xmma_kernel.hpp"
+#include "kernels/gemm/direct/direct_kernel.hpp"
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 
 #include <algorithm>
 

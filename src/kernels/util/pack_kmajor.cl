@@ -1,5 +1,5 @@
 // pack_kmajor.cl — an operand copied bit for bit into the K-major form that the wgmma kernel reads
-// (gemm/wgmma.cl): `rows` rows of `depth` elements, each padded with zeros to out_ld elements, a
+// (gemm/wgmma/wgmma.cl): `rows` rows of `depth` elements, each padded with zeros to out_ld elements, a
 // multiple of 128 bytes, so that every row starts on a cache line.
 //
 // TRANSPOSE = 0: output row r is source row r (src[r·src_ld + k]), VEC elements (16 bytes) per

@@ -1,5 +1,5 @@
 // wgmma/config.cl — the wgmma kernel's parameters (set by the host, wgmma_kernel.cpp), the values
-// derived from them, and #error for combinations the kernel cannot build (see gemm/wgmma.cl).
+// derived from them, and #error for combinations the kernel cannot build (see gemm/wgmma/wgmma.cl).
 
 #ifndef BATCHED
 #define BATCHED 0   // set by the host for a batch of more than one item, or one given by arrays
@@ -99,7 +99,7 @@ typedef uint in_raw;
 #error "TERMS is 1, or 3 (3xTF32) with float32 inputs and INFLIGHT 0"
 #endif
 // TF32 has no transposed descriptor operand: an N-major float32 B goes through registers, as
-// wgmma's A operand, and the kernel computes the tile transposed (B_REGS; see gemm/wgmma.cl).
+// wgmma's A operand, and the kernel computes the tile transposed (B_REGS; see gemm/wgmma/wgmma.cl).
 #define B_REGS (B_MN && ELEM == 4)
 #if B_REGS && (BM != BN || BN > 128 || (MMAS != 2 && MMAS != 4) || INFLIGHT)
 #error "an N-major float32 B takes BM = BN (64 or 128), BK of 16 or 32 floats and INFLIGHT 0"

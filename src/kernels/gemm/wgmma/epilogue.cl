@@ -23,7 +23,7 @@
 #error "the epilogue's staged rows must fit the stages' local memory"
 #endif
 
-// The transposed blocks of B_REGS (gemm/wgmma.cl) are 64 columns of C by BM rows; they stage
+// The transposed blocks of B_REGS (gemm/wgmma/wgmma.cl) are 64 columns of C by BM rows; they stage
 // EPI_T_ROWS rows of C at a time, all 64 columns, in rows of EPI_T_STRIDE floats: 68 keeps the rows
 // on 16 bytes for the vector reads and puts a fragment store's 32 elements (8 columns of 4 row
 // pairs) into at most two passes.
@@ -65,7 +65,7 @@
 #endif
 
 // alpha·x + beta·C into C at dst, element (r, c) of C. 3xTF32 computes an element that comes out
-// NaN again from A's row and B's column (a row of B's K-major form) in float32 (see gemm/wgmma.cl).
+// NaN again from A's row and B's column (a row of B's K-major form) in float32 (see gemm/wgmma/wgmma.cl).
 inline void store_element(float x, __global out_t* dst, const int r, const int c, const float alpha,
                           const float beta, __global const in_raw* A, const int lda, __global const in_raw* B,
                           const int ldb, const int K) {

@@ -1,5 +1,5 @@
 // wgmma/split.cl — split-K of the last round of tiles (SPLITS > 1, set by the host where a
-// product's tiles leave the last round of work-groups mostly empty, kernels/gemm/wgmma_split.cpp).
+// product's tiles leave the last round of work-groups mostly empty, kernels/gemm/wgmma/wgmma_split.cpp).
 //
 // Work-group g < full_tiles computes tile g over all of K, as without SPLITS. The SPLITS · r-th to
 // (SPLITS · r + SPLITS − 1)-th work-groups after them compute the SPLITS parts of tile

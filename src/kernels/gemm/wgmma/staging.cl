@@ -1,7 +1,7 @@
 // wgmma/staging.cl — how slices of A and B reach local memory: the swizzled layout and the
 // descriptors that name it, the cp.async and TMA copies, and 3xTF32's split of B and A's fragments.
 
-// Where chunk c of row r of a tile lies, in bytes from the tile's start (see gemm/wgmma.cl).
+// Where chunk c of row r of a tile lies, in bytes from the tile's start (see gemm/wgmma/wgmma.cl).
 inline uint swizzled(const uint r, const uint c) {
   return r * ROW_BYTES + ((c ^ ((r * ROW_BYTES / 128) % CHUNKS)) << 4);
 }

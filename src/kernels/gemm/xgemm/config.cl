@@ -1,4 +1,4 @@
-// xgemm/config.cl — the parameters of gemm/xgemm.cl: their defaults and meaning, the values
+// xgemm/config.cl — the parameters of gemm/xgemm/xgemm.cl: their defaults and meaning, the values
 // derived from them, and the combinations the kernel cannot build.
 //
 // Tunables (the tuner searches them, src/tune/):

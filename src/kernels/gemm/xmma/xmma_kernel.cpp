@@ -1,7 +1,7 @@
-// xmma_kernel.cpp — parameters, constraints and work sizes of gemm/xmma.cl.
-#include "kernels/gemm/xmma_kernel.hpp"
+// xmma_kernel.cpp — parameters, constraints and work sizes of gemm/xmma/xmma.cl.
+#include "kernels/gemm/xmma/xmma_kernel.hpp"
 
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 
 #include <algorithm>
 
@@ -49,7 +49,7 @@ KernelParams xmma_tiles(const DeviceInfo& device, size_t m, size_t n) {
 const GemmKernelDescriptor& xmma_descriptor() {
   static const GemmKernelDescriptor d = [] {
     GemmKernelDescriptor d;
-    d.info = {0, "xmma", "tensor-core kernel (TF32 mma.sync, 3xTF32 or TF32) on packed operands", "gemm/xmma.cl", {}};
+    d.info = {0, "xmma", "tensor-core kernel (TF32 mma.sync, 3xTF32 or TF32) on packed operands", "gemm/xmma/xmma.cl", {}};
     d.entry = "xmma";
     d.sources = {"common/vectors.cl", "common/batch.cl", "common/cp_async.cl"};
     // Defaults: the fastest of the configurations measured on the H200 at 4096³ and 8192³ with

@@ -1,4 +1,4 @@
-// direct_kernel.hpp — the descriptor of gemm/direct.cl, the planner's kernel for small and odd shapes.
+// direct_kernel.hpp — the descriptor of gemm/direct/direct.cl, the planner's kernel for small and odd shapes.
 #pragma once
 
 #include "kernels/descriptor.hpp"

@@ -1,7 +1,7 @@
-// dmma_kernel.cpp — parameters, constraints and work sizes of gemm/dmma.cl.
-#include "kernels/gemm/dmma_kernel.hpp"
+// dmma_kernel.cpp — parameters, constraints and work sizes of gemm/dmma/dmma.cl.
+#include "kernels/gemm/dmma/dmma_kernel.hpp"
 
-#include "kernels/gemm/xgemm_kernel.hpp"
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "kernels/nvidia_arch.hpp"
 
 #include <algorithm>
@@ -87,7 +87,7 @@ KernelParams dmma_grouped_tiles(const DeviceInfo& device) {
 const GemmKernelDescriptor& dmma_descriptor() {
   static const GemmKernelDescriptor d = [] {
     GemmKernelDescriptor d;
-    d.info = {0, "dmma", "FP64 tensor-core kernel (mma.sync f64)", "gemm/dmma.cl", {}};
+    d.info = {0, "dmma", "FP64 tensor-core kernel (mma.sync f64)", "gemm/dmma/dmma.cl", {}};
     d.entry = "dmma";
     d.sources = {"common/vectors.cl", "common/batch.cl", "common/cp_async.cl"};
     // The kernel runs on NVIDIA GPUs only: the CPU defaults are never built, but every parameter

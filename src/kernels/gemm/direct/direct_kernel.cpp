@@ -1,12 +1,12 @@
-// direct_kernel.cpp — descriptor of the production direct kernel (gemm/direct.cl).
-#include "kernels/gemm/direct_kernel.hpp"
+// direct_kernel.cpp — descriptor of the production direct kernel (gemm/direct/direct.cl).
+#include "kernels/gemm/direct/direct_kernel.hpp"
 
 namespace clgemm::detail {
 
 const GemmKernelDescriptor& direct_descriptor() {
   static const GemmKernelDescriptor d = [] {
     GemmKernelDescriptor d;
-    d.info = {0, "direct", "guarded register-blocked kernel, operands read in place", "gemm/direct.cl",
+    d.info = {0, "direct", "guarded register-blocked kernel, operands read in place", "gemm/direct/direct.cl",
               {"TM", "TN", "TK", "WM", "WN"}};
     d.entry = "gemm_direct";
     d.sources = {"common/vectors.cl", "common/batch.cl", "gemm/register_tile.cl"};

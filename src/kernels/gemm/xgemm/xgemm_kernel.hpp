@@ -1,4 +1,4 @@
-// xgemm_kernel.hpp — the descriptor of gemm/xgemm.cl, the tunable kernel of the packed path.
+// xgemm_kernel.hpp — the descriptor of gemm/xgemm/xgemm.cl, the tunable kernel of the packed path.
 #pragma once
 
 #include "kernels/descriptor.hpp"

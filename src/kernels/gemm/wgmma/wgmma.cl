@@ -1,6 +1,6 @@
 // wgmma.cl — C = alpha·A·B + beta·C on Hopper's tensor cores through wgmma (sm_90a), which
 // NVIDIA's OpenCL compiler does not emit: the kernel leaves markers in inline-asm comments and the
-// host patches the PTX (runtime/ptx_markers.hpp, kernels/gemm/wgmma_kernel.cpp for the rules).
+// host patches the PTX (runtime/ptx_markers.hpp, kernels/gemm/wgmma/wgmma_kernel.cpp for the rules).
 //
 // A is K-major (M×K rows of lda elements); B is K-major too (N×K rows of ldb: Bᵀ, row-major) or,
 // with B_MN, N-major (K×N rows: B as stored). Both stay in their 16-bit storage (f16, bf16), or

@@ -1,4 +1,4 @@
-// tall_kernel.hpp — the tall kernel (gemm/tall.cl): which calls it takes and its parameters.
+// tall_kernel.hpp — the tall kernel (gemm/tall/tall.cl): which calls it takes and its parameters.
 #pragma once
 
 #include <clgemm/device.hpp>

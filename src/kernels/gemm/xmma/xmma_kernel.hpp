@@ -1,4 +1,4 @@
-// xmma_kernel.hpp — the descriptor of gemm/xmma.cl, the tensor path's kernel (NVIDIA sm_80+).
+// xmma_kernel.hpp — the descriptor of gemm/xmma/xmma.cl, the tensor path's kernel (NVIDIA sm_80+).
 #pragma once
 
 #include <clgemm/gemm.hpp>

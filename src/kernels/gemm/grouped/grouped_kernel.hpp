@@ -1,4 +1,4 @@
-// grouped_kernel.hpp — the descriptor of gemm/grouped.cl, the grouped GEMM's kernel: the direct
+// grouped_kernel.hpp — the descriptor of gemm/grouped/grouped.cl, the grouped GEMM's kernel: the direct
 // kernel's tiles and parameters, with each work-group's problem read from a work list.
 #pragma once
 

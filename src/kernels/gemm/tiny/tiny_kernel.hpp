@@ -1,4 +1,4 @@
-// tiny_kernel.hpp — the tiny kernel (gemm/tiny.cl): which batches it takes and its work-group.
+// tiny_kernel.hpp — the tiny kernel (gemm/tiny/tiny.cl): which batches it takes and its work-group.
 #pragma once
 
 #include <clgemm/device.hpp>

@@ -1,4 +1,4 @@
-// dmma_kernel.hpp — the descriptor of gemm/dmma.cl, double on NVIDIA's FP64 tensor cores (sm_80+).
+// dmma_kernel.hpp — the descriptor of gemm/dmma/dmma.cl, double on NVIDIA's FP64 tensor cores (sm_80+).
 #pragma once
 
 #include "kernels/descriptor.hpp"

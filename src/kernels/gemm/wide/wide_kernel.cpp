@@ -1,5 +1,5 @@
 // wide_kernel.cpp — when the wide kernel runs, and its parameters.
-#include "kernels/gemm/wide_kernel.hpp"
+#include "kernels/gemm/wide/wide_kernel.hpp"
 
 #include <clgemm/error.hpp>
 

@@ -6,7 +6,7 @@
 // The host lays the problems' tiles of C end to end: work-group g serves tile g of the whole list
 // and finds its problem by a binary search of the problems' first tiles (WORK_FIRST), so one
 // launch covers problems of any sizes with no idle groups. Within a tile it is the direct
-// kernel's scheme (gemm/direct.cl): TM×TN tiles of C, WM×WN per work-item, A and B staged in local
+// kernel's scheme (gemm/direct/direct.cl): TM×TN tiles of C, WM×WN per work-item, A and B staged in local
 // memory a TK slice at a time, every load guarded. A problem's transposes are run-time flags, the
 // same for all work-items of a group, so the branches never diverge within one.
 //

@@ -1,5 +1,5 @@
-// wgmma_kernel.cpp — parameters, constraints, work sizes and PTX rules of gemm/wgmma.cl.
-#include "kernels/gemm/wgmma_kernel.hpp"
+// wgmma_kernel.cpp — parameters, constraints, work sizes and PTX rules of gemm/wgmma/wgmma.cl.
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 
 #include <clgemm/error.hpp>
 
@@ -288,7 +288,7 @@ std::vector<PtxMarkerRule> wgmma_rules(const KernelParams& ps, DataType input) {
 const GemmKernelDescriptor& wgmma_descriptor() {
   static const GemmKernelDescriptor d = [] {
     GemmKernelDescriptor d;
-    d.info = {0, "wgmma", "Hopper tensor-core kernel (wgmma through patched PTX) on K-major operands", "gemm/wgmma.cl", {}};
+    d.info = {0, "wgmma", "Hopper tensor-core kernel (wgmma through patched PTX) on K-major operands", "gemm/wgmma/wgmma.cl", {}};
     d.entry = "wgmma_gemm";
     d.sources = {"common/vectors.cl",         "common/batch.cl",         "common/cp_async.cl",
                  "common/device_fence.cl",    "gemm/wgmma/config.cl",    "gemm/wgmma/markers.cl",

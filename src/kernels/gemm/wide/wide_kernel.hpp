@@ -1,4 +1,4 @@
-// wide_kernel.hpp — the wide kernel (gemm/wide.cl): which shapes it takes and its parameters.
+// wide_kernel.hpp — the wide kernel (gemm/wide/wide.cl): which shapes it takes and its parameters.
 #pragma once
 
 #include <clgemm/device.hpp>

@@ -1,5 +1,5 @@
-// xgemm_kernel.cpp — parameters, search space, constraints and work sizes of gemm/xgemm.cl.
-#include "kernels/gemm/xgemm_kernel.hpp"
+// xgemm_kernel.cpp — parameters, search space, constraints and work sizes of gemm/xgemm/xgemm.cl.
+#include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 
 #include "kernels/nvidia_arch.hpp"
 
@@ -34,7 +34,7 @@ const GemmKernelDescriptor& xgemm_descriptor() {
   static const GemmKernelDescriptor d = [] {
     GemmKernelDescriptor d;
     d.info = {0, "xgemm", "tunable register-blocked kernel on packed operands, fused alpha/beta epilogue",
-              "gemm/xgemm.cl", {}};
+              "gemm/xgemm/xgemm.cl", {}};
     d.entry = "xgemm";
     d.sources = {"common/vectors.cl",      "common/batch.cl",         "common/device_fence.cl", "gemm/xgemm/config.cl",
                  "gemm/xgemm/staging.cl",  "gemm/xgemm/multiply.cl",  "gemm/xgemm/schedule.cl",

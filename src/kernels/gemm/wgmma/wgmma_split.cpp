@@ -1,8 +1,8 @@
 // wgmma_split.cpp — see wgmma_split.hpp.
-#include "kernels/gemm/wgmma_split.hpp"
+#include "kernels/gemm/wgmma/wgmma_split.hpp"
 
 #include "kernels/descriptor.hpp"
-#include "kernels/gemm/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_kernel.hpp"
 #include "kernels/precision.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // tiny_kernel.cpp — when the tiny kernel runs and with what work-group (tiny_kernel.hpp).
-#include "kernels/gemm/tiny_kernel.hpp"
+#include "kernels/gemm/tiny/tiny_kernel.hpp"
 
 #include <clgemm/error.hpp>
 

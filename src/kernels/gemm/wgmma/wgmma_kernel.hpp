@@ -1,4 +1,4 @@
-// wgmma_kernel.hpp — the descriptor of gemm/wgmma.cl, Hopper's tensor cores through wgmma, and the
+// wgmma_kernel.hpp — the descriptor of gemm/wgmma/wgmma.cl, Hopper's tensor cores through wgmma, and the
 // PTX that replaces its markers (runtime/ptx_markers.hpp).
 #pragma once
 
@@ -47,7 +47,7 @@ bool wgmma_three_terms_pay(const DeviceInfo& device, size_t m, size_t n, size_t 
 bool wgmma_three_terms(const KernelParams& ps);
 
 // Whether a TF32 or 3xTF32 tile can take B as stored (K×N, N-major) through registers (B_REGS in
-// gemm/wgmma.cl): square tiles of 64 or 128, slices of 16 or 32 floats (BK 32 or 64) and
+// gemm/wgmma/wgmma.cl): square tiles of 64 or 128, slices of 16 or 32 floats (BK 32 or 64) and
 // INFLIGHT 0.
 bool wgmma_b_registers_fit(const KernelParams& ps);
 

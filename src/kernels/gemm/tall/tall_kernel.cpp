@@ -1,5 +1,5 @@
 // tall_kernel.cpp — when the tall kernel runs, and the parameters measured for it.
-#include "kernels/gemm/tall_kernel.hpp"
+#include "kernels/gemm/tall/tall_kernel.hpp"
 
 #include <clgemm/error.hpp>
 
