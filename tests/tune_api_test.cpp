@@ -131,6 +131,8 @@ TEST(TuneApi, MeasuresGivenConfigurationsInOrder) {
     EXPECT_EQ(e.status(), Status::InvalidArgument);
     EXPECT_NE(std::string(e.what()).find("nokernel"), std::string::npos) << e.what();
   }
+  // The names it takes, as `clgemm tune --kernel` does.
+  EXPECT_EQ(tunable_kernel_names(), (std::vector<std::string>{"xgemm", "direct", "xmma", "wgmma", "dmma"}));
 }
 
 // What a session refuses, it refuses before measuring anything or touching the database.

@@ -23,6 +23,10 @@ namespace clgemm {
 // skinny (docs/tuning.md gives their borders).
 const std::vector<std::string>& tuning_shape_classes();
 
+// The kernel families the tuner measures and the tuning database names: xgemm, direct, xmma,
+// wgmma and dmma (`clgemm tune --kernel` takes these).
+const std::vector<std::string>& tunable_kernel_names();
+
 // Where the user's tuning database lives: tuning.json in the program cache folder, or
 // $CLGEMM_TUNING_DB; "" when there is no cache folder.
 std::string user_tuning_database_path();
@@ -125,13 +129,13 @@ struct ConfigurationResult {
   std::string note;                      // why it failed
 };
 
-// Checks and times each configuration (overrides of the kernel's defaults) of `kernel` ("xgemm",
-// "direct" or "xmma") on `shape`, in order, with A, B and C of `precision` (as a session measures
+// Checks and times each configuration (overrides of the kernel's defaults) of `kernel` (one of
+// tunable_kernel_names()) on `shape`, in order, with A, B and C of `precision` (as a session measures
 // them; PRECISION is set from it, and a configuration giving another is rejected); nothing is
 // searched or saved. For xgemm, SPLIT=S adds split-K (0: the planner's model, 1: none, S parts of
 // the last partial wave, or of the last SPLIT_TILES tiles), SK its stream-K groups and PACKB=1 a
 // copy of B first. `progress(done)` follows each configuration. Throws Error(InvalidArgument) for
-// an unknown kernel or xmma with a precision other than f32, Error(NoFp64) for f64 on a device
+// an unknown kernel or one that does not multiply `precision` (xmma: f32 only; dmma: f64 only), Error(NoFp64) for f64 on a device
 // without cl_khr_fp64.
 std::vector<ConfigurationResult> measure_configurations(const Context& ctx, const std::string& kernel,
                                                         const GemmShape& shape,

@@ -4,6 +4,7 @@
 
 #include "database/database.hpp"
 #include "kernels/descriptor.hpp"
+#include "kernels/gemm/tunable_kernels.hpp"
 #include "runtime/warnings.hpp"
 
 namespace clgemm {
@@ -33,6 +34,15 @@ TuningDatabaseInfo describe(const detail::TuningDatabase& db, const std::string&
 }  // namespace
 
 const std::vector<std::string>& tuning_shape_classes() { return detail::shape_classes(); }
+
+const std::vector<std::string>& tunable_kernel_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const detail::KernelFamily& f : detail::tunable_families()) out.push_back(f.id);
+    return out;
+  }();
+  return names;
+}
 
 std::string user_tuning_database_path() { return detail::user_database_path(); }
 

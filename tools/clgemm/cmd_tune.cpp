@@ -262,7 +262,7 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--kernel", o->kernel,
                   "the kernel --try measures: xgemm, direct, xmma (the tensor path; TERMS=1 for TF32), wgmma "
                   "(Hopper's tensor cores; f32 runs as TF32) or dmma (f64 on tensor cores)")
-      ->check(CLI::IsMember({"xgemm", "direct", "xmma", "wgmma", "dmma"}));
+      ->check(CLI::IsMember(tunable_kernel_names()));
   cmd->callback([o, cmd] {
     o->precision = data_type_option("--precision", o->precision_text);
     if (o->show && cmd->get_option("--precision")->count() > 0)
