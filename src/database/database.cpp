@@ -271,7 +271,10 @@ void reload_user_database() {
 
 uint64_t user_database_generation() { return user_generation.load(); }
 
-bool is_tensor_entry(const TuningEntry& e) { return is_tunable_family(e.kernel) && tunable_family(e.kernel).tensor; }
+bool is_tensor_entry(const TuningEntry& e) {
+  const KernelFamily* f = find_tunable_family(e.kernel);
+  return f && f->tensor;
+}
 
 std::optional<FoundEntry> find_tuning(const DeviceInfo& d, const std::string& cls, bool tensor,
                                       const std::function<bool(const TuningEntry&)>& usable, DataType precision) {

@@ -112,7 +112,8 @@ Choice choose_among(const TuningEntry& e, const DeviceInfo& device, const GemmKe
 }
 
 bool splits_k(const GemmKernelDescriptor& desc) {
-  return is_tunable_family(desc.info.id) && tunable_family(desc.info.id).splits_k;
+  const KernelFamily* f = find_tunable_family(desc.info.id);
+  return f && f->splits_k;
 }
 
 SplitK forced_split(const GemmKernelDescriptor& desc, const KernelParams& full, const DeviceInfo& device, size_t m,

@@ -107,8 +107,9 @@ std::vector<TuneTarget> default_targets(const DeviceInfo& dev, double total, con
 
 std::optional<KernelParams> tensor_rule_params(const GemmKernelDescriptor& d, const DeviceInfo& device,
                                                const GemmShape& shape, DataType precision) {
-  if (!is_tunable_family(d.info.id) || !tunable_family(d.info.id).rule_tiles) return std::nullopt;
-  const KernelParams rule = tunable_family(d.info.id).rule_tiles(device, shape, precision);
+  const KernelFamily* family = find_tunable_family(d.info.id);
+  if (!family || !family->rule_tiles) return std::nullopt;
+  const KernelParams rule = family->rule_tiles(device, shape, precision);
   try {
     return resolve_params(d, device, with_fixed(rule, precision_fixed_params(d, precision)));
   } catch (const Error&) {

@@ -45,10 +45,13 @@ const std::vector<KernelFamily>& tunable_families() {
   return families;
 }
 
-bool is_tunable_family(const std::string& kernel) {
-  const auto& all = tunable_families();
-  return std::any_of(all.begin(), all.end(), [&](const KernelFamily& f) { return f.id == kernel; });
+const KernelFamily* find_tunable_family(const std::string& kernel) {
+  for (const KernelFamily& f : tunable_families())
+    if (f.id == kernel) return &f;
+  return nullptr;
 }
+
+bool is_tunable_family(const std::string& kernel) { return find_tunable_family(kernel) != nullptr; }
 
 std::string tunable_family_names() {
   std::string names;
@@ -57,8 +60,7 @@ std::string tunable_family_names() {
 }
 
 const KernelFamily& tunable_family(const std::string& kernel) {
-  for (const KernelFamily& f : tunable_families())
-    if (f.id == kernel) return f;
+  if (const KernelFamily* f = find_tunable_family(kernel)) return *f;
   throw Error(Status::InvalidArgument, "no tunable kernel named '" + kernel + "' (" + tunable_family_names() + ")");
 }
 

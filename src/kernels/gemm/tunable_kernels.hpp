@@ -29,6 +29,9 @@ struct KernelFamily {
 // Every tunable family, in the order `clgemm tune` lists them.
 const std::vector<KernelFamily>& tunable_families();
 
+// The family named `kernel`, or nullptr for any other name.
+const KernelFamily* find_tunable_family(const std::string& kernel);
+
 // The family named `kernel`; Error(InvalidArgument) naming the families for any other name.
 const KernelFamily& tunable_family(const std::string& kernel);
 
