@@ -8,6 +8,10 @@
 #include "runtime/ptx_directives.hpp"
 #include "runtime/warnings.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 
@@ -17,6 +21,13 @@ ProgramCache::ProgramCache(cl::Context context, DeviceInfo device)
     : context_(std::move(context)), device_(std::move(device)) {}
 
 namespace {
+
+// Text no other build in any process has had: the time, the process and a count.
+std::string inspection_nonce() {
+  static std::atomic<unsigned long> count{0};
+  return std::to_string(std::chrono::system_clock::now().time_since_epoch().count()) + "-" +
+         std::to_string(static_cast<long>(getpid())) + "-" + std::to_string(count++);
+}
 
 // Development switches: $CLGEMM_BUILD_OPTIONS is appended to every build (for example
 // -cl-nv-verbose to see register use), and $CLGEMM_BUILD_LOG names a file that collects the
@@ -123,11 +134,18 @@ ProgramCache::Inspected ProgramCache::inspect(const std::string& source, const s
   const auto ptx = ptx_of(out.program);
   if (!ptx) return out;
   out.ptx = ptx->text;
-  if (rules.empty() && min_groups_per_cu == 0) return out;
+  // NVIDIA's driver keeps what ptxas made of each PTX text in its compute cache
+  // (~/.nv/ComputeCache), and a build it finds there logs nothing: the second `clgemm asm` of a
+  // kernel would report no registers. A comment no other build has makes the PTX new, so that the
+  // rebuild below runs ptxas and logs its report.
+  const bool report = !verbose.empty();
+  if (rules.empty() && min_groups_per_cu == 0 && !report) return out;
   if (!rules.empty()) out.ptx = detail::patch_ptx_markers(out.ptx, rules, target).ptx;
   if (min_groups_per_cu > 0)
     if (auto capped = detail::with_min_blocks_per_sm(out.ptx, min_groups_per_cu)) out.ptx = std::move(*capped);
-  std::vector<unsigned char> bytes(out.ptx.begin(), out.ptx.end());
+  std::string text = out.ptx;
+  if (report) text += "\n// clgemm inspection " + inspection_nonce() + "\n";
+  std::vector<unsigned char> bytes(text.begin(), text.end());
   bytes.insert(bytes.end(), ptx->nuls, '\0');
   cl::Program edited(context_, {device_.device}, cl::Program::Binaries{bytes});
   try {

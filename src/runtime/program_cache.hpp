@@ -43,7 +43,8 @@ class ProgramCache {
   // A build outside the cache, for reading what the compiler made (clgemm asm): `source` built
   // with `options` and `verbose` (the driver's flag for a detailed log), then, where the binary is
   // PTX, patched with `rules` (none: no patch) and capped by `min_groups_per_cu` as get_patched
-  // and get do. The program, its PTX as it runs (empty where the binary is not text) and the
+  // and get do, and with `verbose` rebuilt from a PTX text no build has had (NVIDIA's compute
+  // cache would otherwise skip ptxas and its report). The program, its PTX as it runs (empty where the binary is not text) and the
   // compiler's log of the build that made it. Throws Error(BuildFailure) with the log where the
   // driver refuses either build.
   struct Inspected {
