@@ -51,6 +51,7 @@ g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -DCL_HPP_TARGET_OPENCL_VERSION
 # Configurations of one path's kernel forced through the API, on batches and squares.
 g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -DCL_HPP_TARGET_OPENCL_VERSION=300 -DCL_HPP_MINIMUM_OPENCL_VERSION=110 \
   -DCL_HPP_ENABLE_EXCEPTIONS scripts/gpu/force_probe.cpp -Iinclude -L"$BUILD" -lclgemm -lOpenCL -o "$PACK/bin/force_probe"
+g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 scripts/gpu/sm_probe.cpp -Iinclude -lOpenCL -o "$PACK/bin/sm_probe"
 g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 scripts/gpu/tma_probe.cpp -Iinclude -lOpenCL -ldl -o "$PACK/bin/tma_probe"
 # The profiling probes (scripts/gpu/profile.sh), where the CUDA toolkit is here to build them.
 if command -v nvcc > /dev/null; then

@@ -9,13 +9,17 @@
 # Only unsplit builds of square shapes whose tiles divide the size (the probe builds no guards),
 # on the tiles given by TILE="MWG NWG NDIMC MDIMC" (default: 128 128 16 16, the sm_90 large entry)
 # and the vector widths VW="VWM VWN" (default: 4 4). PRECISION=f64 profiles the double kernel of a
-# float64 call instead (without cuBLAS, whose DGEMM runs on the FP64 tensor cores).
+# float64 call instead (without cuBLAS, whose DGEMM runs on the FP64 tensor cores). KERNEL=dmma
+# profiles the f64 call's dmma kernel (the FP64 tensor cores) beside cuBLAS DGEMM, on the tiles
+# and operand forms that `clgemm plan` names for it.
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-prof}
 SIZE=${SIZE:-4096}
 TILE=${TILE:-128 128 16 16}
 VW=${VW:-4 4}
+KERNEL=${KERNEL:-xgemm}
 PRECISION=${PRECISION:-f32}
+[ "$KERNEL" = dmma ] && PRECISION=f64
 export PTX_PRECISION=$PRECISION PTX_VWM=${VW% *} PTX_VWN=${VW#* }
 mkdir -p "$OUT" /etc/OpenCL/vendors
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
@@ -27,19 +31,30 @@ done
 cache=$(mktemp -d)
 LD_LIBRARY_PATH="$PWD/.gpu/lib" CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA} CLGEMM_CACHE_DIR=$cache \
   "$BIN/clgemm" bench --impl clgemm --precision "$PRECISION" --sizes "$SIZE" --repeat 10 > "$OUT/bench.txt" 2>&1
-entry=$(grep -l ".entry xgemm" "$cache"/*.clbin | head -1)
-[ -n "$entry" ] || { echo "profile.sh: no xgemm entry in the cache (see $OUT/bench.txt)" >&2; exit 1; }
-cp "$entry" "$OUT/xgemm.clbin"
+entry=$(grep -l ".entry $KERNEL" "$cache"/*.clbin | head -1)
+[ -n "$entry" ] || { echo "profile.sh: no $KERNEL entry in the cache (see $OUT/bench.txt)" >&2; exit 1; }
+cp "$entry" "$OUT/$KERNEL.clbin"
+who_all="$KERNEL cublas"
+if [ "$KERNEL" = dmma ]; then
+  # The planner's tiles and operand forms, which the probe must launch as the build expects.
+  opts=$(LD_LIBRARY_PATH="$PWD/.gpu/lib" CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA} "$BIN/clgemm" plan --m "$SIZE" \
+           --n "$SIZE" --k "$SIZE" --precision f64 --json 2> /dev/null |
+         python3 -c "import json,sys; print(json.load(sys.stdin)['commands'][-1]['options'])")
+  echo "options: $opts" > "$OUT/options.txt"
+  opt() { echo "$opts" | grep -o -- "-D$1=[0-9]*" | head -1 | cut -d= -f2; }
+  export PTX_DMMA="$(opt BM) $(opt BN) $(opt WM) $(opt WN)" PTX_A_MK=$(opt A_MK) PTX_B_NK=$(opt B_NK)
+  TILE=""
+  export CUBLAS_PRECISION=f64
+fi
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64
-xgemm=("$BIN/ptx_profile" "$OUT/xgemm.clbin" "$SIZE" "$SIZE" "$SIZE")
+ours=("$BIN/ptx_profile" "$OUT/$KERNEL.clbin" "$SIZE" "$SIZE" "$SIZE")
 cublas=("$BIN/cublas_probe" "$SIZE" "$SIZE" "$SIZE")
-who_all="xgemm cublas"
-[ "$PRECISION" = f32 ] || who_all=xgemm
-{ "${xgemm[@]}" 20 $TILE; [ "$PRECISION" != f32 ] || "${cublas[@]}" 20; } > "$OUT/times.txt" 2>&1
+[ "$PRECISION" = f32 ] || [ "$KERNEL" = dmma ] || who_all=$KERNEL
+{ "${ours[@]}" 20 $TILE; [ "$who_all" = "$KERNEL" ] || "${cublas[@]}" 20; } > "$OUT/times.txt" 2>&1
 stalls="--metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,smsp__inst_executed.sum,sm__cycles_active.avg,smsp__issue_active.avg.pct_of_peak_sustained_active"
 sections="--section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats --section ComputeWorkloadAnalysis --section WarpStateStats"
 for who in $who_all; do
-  if [ $who = xgemm ]; then cmd=("${xgemm[@]}" 3 $TILE); else cmd=("${cublas[@]}" 3); fi
+  if [ $who = cublas ]; then cmd=("${cublas[@]}" 3); else cmd=("${ours[@]}" 3 $TILE); fi
   # -s 2: skip two launches (the probe's checked run or first warm-up, and one more); -c 1: one kernel
   ncu $stalls -s 2 -c 1 "${cmd[@]}" > "$OUT/stalls_$who.txt" 2>&1
   ncu $sections -s 2 -c 1 "${cmd[@]}" > "$OUT/sections_$who.txt" 2>&1

@@ -12,11 +12,16 @@
 // (SPLIT, its groups in one row) runs with PTX_SPLIT=1 in the environment: every tile a whole one,
 // none split, on a grid of tiles × 1 groups as gemm_exec.cpp launches it. Or under
 //   ncu --section WarpStateStats --section SourceCounters --page source --print-source sass -s 2 -c 1 ptx_profile ...
-// scripts/gpu/profile.sh does both for the build of a `clgemm bench` call, beside cuBLAS.
+// scripts/gpu/profile.sh does both for the build of a `clgemm bench` call, beside cuBLAS. With
+// PTX_DMMA="BM BN WM WN" it runs a dmma entry instead (f64, the FP64 tensor cores; PTX_A_MK=1 and
+// PTX_B_NK=1 for builds that read A as M×K or B as N×K). PTX_OPT_LEVEL (0-4) sets the JIT's
+// optimisation level and PTX_CARVEOUT the local memory's share of L1 in percent, for comparing
+// with the OpenCL driver's build and launch of the same PTX (scripts/gpu/jit_compare.sh).
 #include <cuda.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -125,6 +130,70 @@ static int run(CUfunction fn, int regs, const char* path, int M, int N, int K, i
   return worst < tol ? 0 : 1;
 }
 
+// Runs a dmma kernel (gemm/dmma/dmma.cl, unbatched, ungrouped) on doubles: BM×BN tiles of
+// (BM/WM)·(BN/WN) warps, in a row of tiles (tiles_n per row of C). A is M×K with A_MK, else K×M
+// (At); B is N×K with B_NK, else K×N; both in units of two doubles. Checks 64 elements of C
+// against a float64 dot product and prints the median time of the repeats.
+static int run_dmma(CUfunction fn, int regs, const char* path, int M, int N, int K, int reps, int bm, int bn, int wm,
+                    int wn, bool a_mk, bool b_nk) {
+  std::vector<double> a(size_t(K) * M), b(size_t(K) * N), c(size_t(M) * N);
+  std::mt19937 gen(1);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (double& x : a) x = u(gen);
+  for (double& x : b) x = u(gen);
+  CUdeviceptr d_a, d_b, d_c;
+  CK(cuMemAlloc(&d_a, a.size() * 8));
+  CK(cuMemAlloc(&d_b, b.size() * 8));
+  CK(cuMemAlloc(&d_c, c.size() * 8));
+  CK(cuMemcpyHtoD(d_a, a.data(), a.size() * 8));
+  CK(cuMemcpyHtoD(d_b, b.data(), b.size() * 8));
+  // dmma's arguments (dmma_command): M, N, K, padded K, alpha, beta; A, offset, row length and
+  // item stride in units of two doubles; B likewise; C, offset, ldc, stride in doubles; tiles per
+  // row of C; a batch's scalars and offsets (unread: one item).
+  int m = M, n = N, k = K, kp = K, lda = (a_mk ? K : M) / 2, ldb = (b_nk ? K : N) / 2, ldc = N, tiles_n = N / bn;
+  double alpha = 1, beta = 0;
+  unsigned long long zero = 0;
+  CUdeviceptr none = 0;
+  void* args[] = {&m,   &n,    &k,   &kp,   &alpha, &beta, &d_a,  &zero, &lda,     &zero, &d_b,
+                  &zero, &ldb, &zero, &d_c,  &zero,  &ldc,  &zero, &tiles_n, &none, &none};
+  const unsigned threads = unsigned((bm / wm) * (bn / wn) * 32), groups = unsigned((M / bm) * (N / bn));
+  auto launch = [&] { CK(cuLaunchKernel(fn, groups, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr)); };
+  launch();
+  CK(cuCtxSynchronize());
+  CK(cuMemcpyDtoH(c.data(), d_c, c.size() * 8));
+  double worst = 0;
+  for (int s = 0; s < 64; ++s) {
+    const int i = int((s * 977L) % M), j = int((s * 1531L + 7) % N);
+    double ref = 0, mag = 0;
+    for (int p = 0; p < K; ++p) {
+      const double x = a_mk ? a[size_t(i) * K + p] : a[size_t(p) * M + i];
+      const double y = b_nk ? b[size_t(j) * K + p] : b[size_t(p) * N + j];
+      ref += x * y;
+      mag += std::fabs(x * y);
+    }
+    worst = std::max(worst, std::fabs(c[size_t(i) * N + j] - ref) / mag);
+  }
+  for (int w = 0; w < 3; ++w) launch();
+  CUevent e0, e1;
+  CK(cuEventCreate(&e0, 0));
+  CK(cuEventCreate(&e1, 0));
+  std::vector<float> ms;
+  for (int r = 0; r < reps; ++r) {
+    CK(cuEventRecord(e0, nullptr));
+    launch();
+    CK(cuEventRecord(e1, nullptr));
+    CK(cuEventSynchronize(e1));
+    float t = 0;
+    CK(cuEventElapsedTime(&t, e0, e1));
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  const double med = ms[ms.size() / 2];
+  std::printf("%s dmma %dx%dx%d: %d registers, median %.4f ms, fastest %.4f (%.1f TFLOP/s), max error %.2e %s\n",
+              path, M, N, K, regs, med, ms[0], 2.0 * M * N * K / med / 1e9, worst, worst < 1e-12 ? "ok" : "WRONG");
+  return worst < 1e-12 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   if (argc != 5 && argc != 6 && argc != 10) {  // the tile comes whole or not at all
     std::fprintf(stderr, "usage: ptx_profile entry.clbin|kernel.ptx M N K [repeats [MWG NWG NDIMC MDIMC]]\n");
@@ -146,11 +215,34 @@ int main(int argc, char** argv) {
   CK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CK(cuCtxSetCurrent(ctx));
   CUmodule mod;
-  CK(cuModuleLoadData(&mod, ptx.c_str()));
+  // PTX_OPT_LEVEL (0-4) sets the JIT's optimisation level (the CUDA default is 4), to compare
+  // with the OpenCL driver's build of the same PTX.
+  if (const char* level = std::getenv("PTX_OPT_LEVEL")) {
+    CUjit_option opt = CU_JIT_OPTIMIZATION_LEVEL;
+    void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(std::atoi(level)));
+    CK(cuModuleLoadDataEx(&mod, ptx.c_str(), 1, &opt, &value));
+  } else {
+    CK(cuModuleLoadData(&mod, ptx.c_str()));
+  }
   CUfunction fn;
-  CK(cuModuleGetFunction(&fn, mod, "xgemm"));
+  // PTX_DMMA="BM BN WM WN" (and PTX_A_MK=1, PTX_B_NK=1 for those builds) runs a dmma entry.
+  const char* dmma = std::getenv("PTX_DMMA");
+  CK(cuModuleGetFunction(&fn, mod, dmma ? "dmma" : "xgemm"));
   int regs = 0;
   CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+  // PTX_CARVEOUT (percent of the unified L1 that local memory prefers).
+  if (const char* carveout = std::getenv("PTX_CARVEOUT"))
+    CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, std::atoi(carveout)));
+  if (dmma) {
+    int bm = 0, bn = 0, wm = 0, wn = 0;
+    if (std::sscanf(dmma, "%d %d %d %d", &bm, &bn, &wm, &wn) != 4 || bm <= 0 || bn <= 0 || wm <= 0 || wn <= 0 ||
+        M % bm || N % bn || K % 16) {
+      std::fprintf(stderr, "PTX_DMMA: \"BM BN WM WN\", tiles that divide M and N, and K a multiple of 16\n");
+      return 2;
+    }
+    auto flag = [](const char* name) { const char* v = std::getenv(name); return v && std::string(v) == "1"; };
+    return run_dmma(fn, regs, argv[1], M, N, K, reps, bm, bn, wm, wn, flag("PTX_A_MK"), flag("PTX_B_NK"));
+  }
   const char* vm = std::getenv("PTX_VWM");
   const char* vn = std::getenv("PTX_VWN");
   const int vwm = vm ? std::atoi(vm) : 4, vwn = vn ? std::atoi(vn) : 4;
