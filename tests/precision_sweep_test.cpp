@@ -9,6 +9,7 @@
 #include <clgemm/gemm.hpp>
 
 #include "bench/host_matrix.hpp"
+#include "kernels/descriptor.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -58,8 +59,11 @@ struct Case {
   double alpha, beta;
 };
 
-// Runs one case on `path` and checks it; returns a description of the first failure, or "".
-std::string run_case(const Combo& combo, const Case& cs, GemmPath path, std::mt19937_64& rng) {
+// Runs one case on `path` (with `force` over its kernel's defaults) and checks it; returns a
+// description of the first failure, or "". `aligned`: leading dimensions and offsets of A and B
+// are multiples of 8, as kernels that load eight elements at once need.
+std::string run_case(const Combo& combo, const Case& cs, GemmPath path, std::mt19937_64& rng,
+                     const KernelParams& force = {}, bool aligned = false) {
   Context& ctx = shared_context();
   const bool row = cs.layout == Layout::RowMajor;
   const bool at = cs.ta == Transpose::Yes, bt = cs.tb == Transpose::Yes;
@@ -70,8 +74,9 @@ std::string run_case(const Combo& combo, const Case& cs, GemmPath path, std::mt1
   const size_t a_outer = row ? a_rows : a_cols, a_inner = row ? a_cols : a_rows;
   const size_t b_outer = row ? b_rows : b_cols, b_inner = row ? b_cols : b_rows;
   const size_t c_outer = row ? cs.m : cs.n, c_inner = row ? cs.n : cs.m;
-  const size_t lda = a_inner + pad(rng), ldb = b_inner + pad(rng), ldc = c_inner + 1 + pad(rng);
-  const size_t a_off = off(rng), b_off = off(rng), c_off = 1 + off(rng);
+  const auto eights = [&](size_t x) { return aligned ? (x + 7) / 8 * 8 : x; };
+  const size_t lda = eights(a_inner + pad(rng)), ldb = eights(b_inner + pad(rng)), ldc = c_inner + 1 + pad(rng);
+  const size_t a_off = eights(off(rng)), b_off = eights(off(rng)), c_off = 1 + off(rng);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
   Typed a(combo.in, a_off + a_outer * lda), b(combo.in, b_off + b_outer * ldb);
   for (size_t i = 0; i < a.size(); ++i) a.set(i, value(rng));
@@ -101,6 +106,7 @@ std::string run_case(const Combo& combo, const Case& cs, GemmPath path, std::mt1
   call.a_type = call.b_type = combo.in, call.c_type = combo.out;
   GemmOptions options;
   options.force_path = path;
+  options.force_params = force;
   cl_event ev = nullptr;
   gemm(call, ctx.queue()(), &ev, options);
   clWaitForEvents(1, &ev);
@@ -171,13 +177,19 @@ TEST_P(PrecisionSweep, MatchesAFloat64ReferenceOnEveryPath) {
           // Double on FP64 tensor cores, where the device has them (sm_80+).
           if (combo.in == DataType::F64 && tensor_path_available(shared_context().info()))
             paths.push_back(GemmPath::Tensor);
-          for (const GemmPath path : paths) {
-            const std::string failure = run_case(combo, cs, path, rng);
+          const auto check = [&](GemmPath path, const KernelParams& force, bool aligned) {
+            const std::string failure = run_case(combo, cs, path, rng, force, aligned);
             EXPECT_EQ(failure, "") << data_type_name(combo.in) << " -> " << data_type_name(combo.out) << ", path "
-                                   << int(path) << ", " << shape_text(s) << (layout == Layout::RowMajor ? " row" : " col")
-                                   << "-major, ta " << int(ta == Transpose::Yes) << " tb " << int(tb == Transpose::Yes)
-                                   << ", alpha " << alpha << " beta " << beta << ", seed " << seed;
-          }
+                                   << int(path) << (force.empty() ? "" : " " + detail::build_options(force))
+                                   << (aligned ? " aligned" : "") << ", " << shape_text(s)
+                                   << (layout == Layout::RowMajor ? " row" : " col") << "-major, ta "
+                                   << int(ta == Transpose::Yes) << " tb " << int(tb == Transpose::Yes) << ", alpha "
+                                   << alpha << " beta " << beta << ", seed " << seed;
+          };
+          for (const GemmPath path : paths) check(path, {}, false);
+          // The wide kernel's eight columns per work-item, rows aligned for loads of eight (a
+          // work-item past the last whole eight loads fours; wide_test.cpp covers rows off eight).
+          if (wide_reads) check(GemmPath::Wide, {{"LQ", 2}}, true);
         }
 }
 

@@ -52,15 +52,19 @@ TEST(WidePath, ForcedMatchesOpenBlasOnEveryReadableLayout) {
 TEST(WidePath, EveryParameterSetMatches) {
   // PB wider than p (rows held but unused), one to eight k-lanes, groups of 16 to 256 work-items;
   // k = 70 leaves a tail of two after the quads, 1029 one, in slices or not.
+  // LQ 2: eight columns per work-item, 131 of them (a tail of three), with rows of 132 at offset
+  // 13 (loads of four) and of 136 at offset 0 (loads of eight).
   const KernelParams sets[] = {{{"PB", 16}, {"WL", 16}, {"KL", 1}}, {{"PB", 4}, {"WL", 32}, {"KL", 2}},
                                {{"PB", 8}, {"WL", 64}, {"KL", 4}},  {{"PB", 2}, {"WL", 16}, {"KL", 8}},
-                               {{"PB", 1}, {"WL", 256}, {"KL", 1}}};
+                               {{"PB", 1}, {"WL", 256}, {"KL", 1}}, {{"PB", 1}, {"WL", 64}, {"KL", 4}, {"LQ", 2}},
+                               {{"PB", 4}, {"WL", 32}, {"KL", 2}, {"LQ", 2}}, {{"PB", 16}, {"WL", 16}, {"KL", 1}, {"LQ", 2}}};
   for (const KernelParams& ps : sets)
-    for (size_t k : {70, 1029}) {
-      run_case({Layout::RowMajor, Transpose::No, Transpose::No, 1, 131, k, 1, 13, 2.0f, -1.0f},
-               forced(GemmPath::Wide, ps));
-      if (HasFatalFailure()) return;
-    }
+    for (size_t k : {70, 1029})
+      for (const auto& [pad, offset] : {std::pair<size_t, size_t>{1, 13}, std::pair<size_t, size_t>{5, 0}}) {
+        run_case({Layout::RowMajor, Transpose::No, Transpose::No, 1, 131, k, pad, offset, 2.0f, -1.0f},
+                 forced(GemmPath::Wide, ps));
+        if (HasFatalFailure()) return;
+      }
   run_case({Layout::RowMajor, Transpose::Yes, Transpose::No, 77, 8, 1029, 2, 5, 1.0f, 1.0f},
            forced(GemmPath::Wide, {{"PB", 8}, {"WL", 32}, {"KL", 4}}));
 }
@@ -214,6 +218,7 @@ TEST(WidePath, RefusesWhatItCannotRun) {
   EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"KL", 0}})), Status::InvalidArgument);
   EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"KL", 32}})), Status::InvalidArgument);
   EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"WL", 4096}})), Status::InvalidArgument);  // past the group size
+  EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"LQ", 3}})), Status::InvalidArgument);
   EXPECT_EQ(gemm_status(call, forced(GemmPath::Wide, {{"NB", 4}})), Status::InvalidArgument);
   // A shape alone does not say whether the wide kernel can read the call.
   EXPECT_THROW(plan_gemm(ctx.info(), 4, 64, 64, forced(GemmPath::Wide)), Error);

@@ -8,7 +8,7 @@
 //     -Lbuild -lclgemm -lOpenCL -o force_probe
 // and run as
 //   force_probe TYPE PATH SHAPE...    TYPE: f16 | bf16 | tf32 | 3xtf32 | f64 | f32
-//                                     PATH: auto | wgmma | tensor
+//                                     PATH: auto | wgmma | tensor | wide
 //                                     SHAPE: SIZE (a square) or COUNTxMxNxK (a strided batch)
 // with $FORCE_CONFIGS the configurations, `;`-separated, each `NAME=VALUE,...` ("" or "auto" for the
 // planner's own; SPLITS=S and SPLIT_TILES=T set GemmOptions::force_splits and force_split_tiles):
@@ -86,14 +86,15 @@ GemmPath path_of(const std::string& p) {
   if (p == "auto") return GemmPath::Auto;
   if (p == "wgmma") return GemmPath::Wgmma;
   if (p == "tensor") return GemmPath::Tensor;
-  throw std::runtime_error("PATH is auto, wgmma or tensor, not " + p);
+  if (p == "wide") return GemmPath::Wide;
+  throw std::runtime_error("PATH is auto, wgmma, tensor or wide, not " + p);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: force_probe f16|bf16|tf32|3xtf32|f64|f32 auto|wgmma|tensor SHAPE...\n");
+    std::fprintf(stderr, "usage: force_probe f16|bf16|tf32|3xtf32|f64|f32 auto|wgmma|tensor|wide SHAPE...\n");
     return 2;
   }
   const Arithmetic ar = arithmetic_of(argv[1]);

@@ -163,7 +163,8 @@ void add_wide(Builder& b, const RowMajorGemm& call, const BatchSpec& batch, cons
     const bool s_along_k = g_is_b ? !g.trans_a : g.trans_b;
     const int64_t s_ps = s_along_k ? int64_t(sm.ld) : 1, s_ks = s_along_k ? 1 : int64_t(sm.ld);
     const int64_t c_ps = g_is_b ? int64_t(g.c.ld) : 1, c_ls = g_is_b ? 1 : int64_t(g.c.ld);
-    const bool g_vec = aligned_to(gm.ld, gm.offset, g_stride, g_offsets, 4);
+    // Whole aligned loads of a work-item's 4·LQ elements of a row of G.
+    const bool g_vec = aligned_to(gm.ld, gm.offset, g_stride, g_offsets, 4 * size_t(p(ps, "LQ")));
     const WideSlices cut = wide_slices(b.device(), ps, form->l, g.k, s.count);
     const size_t threads = wide_threads(ps), l_groups = ceil_div(form->l, wide_columns(ps));
     const bool sliced = cut.slices > 1, sum_last = sliced && p(ps, "PB") == 1;

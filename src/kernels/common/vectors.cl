@@ -27,6 +27,7 @@
 //   LOAD_IN(p, i)                    element i of an input, as a real
 //   LOAD_IN4(p, i)                   elements 4i..4i+3 as a real4 (p need not be aligned)
 //   LOAD_IN4A(p)                     the same at p, aligned to four elements
+//   LOAD_IN8A(p)                     elements 0..7 at p as a real8, aligned to eight elements
 //   LOAD_OUT(p), STORE_OUT(p, v)     an element of C, read as a real; v rounded to out_t and stored
 // f16 goes through vload_half/vstore_half_rte (core OpenCL; no cl_khr_fp16 needed), bf16 is a
 // ushort holding the upper half of a float, stored rounded to nearest even. IN_NATIVE and
@@ -96,24 +97,28 @@ inline ushort float_to_bf16(const float f) {
   return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-// Four bf16 values widened to float.
+// Four (eight) bf16 values widened to float.
 inline float4 bf16x4_to_float4(const ushort4 v) { return as_float4(convert_uint4(v) << 16); }
+inline float8 bf16x8_to_float8(const ushort8 v) { return as_float8(convert_uint8(v) << 16); }
 
 #if IN_NATIVE
 typedef real in_t;
 #define LOAD_IN(p, i) ((p)[i])
 #define LOAD_IN4(p, i) vload4(i, p)
 #define LOAD_IN4A(p) (*(__global const real4*)(p))
+#define LOAD_IN8A(p) (*(__global const real8*)(p))
 #elif IN_STORAGE == STORAGE_F16
 typedef half in_t;
 #define LOAD_IN(p, i) vload_half(i, p)
 #define LOAD_IN4(p, i) vload_half4(i, p)
 #define LOAD_IN4A(p) vloada_half4(0, p)
+#define LOAD_IN8A(p) vloada_half8(0, p)
 #else
 typedef ushort in_t;
 #define LOAD_IN(p, i) bf16_to_float((p)[i])
 #define LOAD_IN4(p, i) bf16x4_to_float4(vload4(i, p))
 #define LOAD_IN4A(p) bf16x4_to_float4(*(__global const ushort4*)(p))
+#define LOAD_IN8A(p) bf16x8_to_float8(*(__global const ushort8*)(p))
 #endif
 
 // LOAD_OUT4A and STORE_OUT4A move four consecutive elements of C that start on a boundary of four

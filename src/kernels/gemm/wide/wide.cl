@@ -6,10 +6,10 @@
 //
 // Why a kernel of its own: the tiled kernels pad the short side to a whole tile and pack the
 // large operand first; this one reads G once, in place, at the speed of memory. Each work-item
-// owns four neighbouring l (one real4 of a row of G, so a warp reads 512 contiguous bytes of
-// float per row) and a share of k: the KL k-lanes of a work-group take turns by quads of k, and
-// the work-groups along the second NDRange dimension take slices of K, so that short or narrow
-// calls still fill the device. S goes through local memory in chunks of CH k, copied by the whole
+// owns 4·LQ neighbouring l (LQ real4s of a row of G: with LQ = 1 a warp reads 512 contiguous
+// bytes of float per row, but only 256 of f16 or bf16, which LQ = 2 makes 512) and a share of k:
+// the KL k-lanes of a work-group take turns by quads of k, and the work-groups along the second
+// NDRange dimension take slices of K, so that short or narrow calls still fill the device. S goes through local memory in chunks of CH k, copied by the whole
 // work-group, so that the loop reads it from there whichever way it is stored (read from global
 // memory, a row of S per load along k ran at half speed on the H200: 16×4096×4096 at 4.4
 // TFLOP/s against 9.0 with S the other way round). The lanes add up their sums through local
@@ -22,7 +22,8 @@
 //
 // Element (p, l) of out is C[p·c_ps + l·c_ls], element (p, k) of S is S[p·s_ps + k·s_ks] and
 // element (k, l) of G is G[k·ldg + l], all after the offsets.
-//   G_VEC: ldg and G's offsets are multiples of 4, so whole real4s are aligned (else vload4).
+//   G_VEC: ldg and G's offsets are multiples of 4·LQ, so a work-item's elements of a row are one
+//     aligned load (else vload4s).
 //   G_IS_B: G is the call's B (its batch offsets and stride in B's place), else its A.
 //   SLICED: K is cut into slices along the second NDRange dimension; SUM_LAST: the last slice
 //     adds them up.
@@ -38,6 +39,9 @@
 #endif
 #ifndef KL
 #define KL 4  // k-lanes per work-group
+#endif
+#ifndef LQ
+#define LQ 1  // quads of l per work-item: 1 or 2
 #endif
 #ifndef G_VEC
 #define G_VEC 0
@@ -59,8 +63,12 @@
 #if PB < 1 || PB > 16
 #error "PB must be from 1 to 16"
 #endif
+#if LQ != 1 && LQ != 2
+#error "LQ is 1 or 2"
+#endif
+#define LW (4 * LQ)  // l per work-item
 #define RC (PB < 4 ? PB : 4)  // rows of S whose lane sums go through local memory at once
-#define SUMS ((PB * 4 + KL - 1) / KL)  // elements of C per work-item when the last slice adds up
+#define SUMS ((PB * LW + KL - 1) / KL)  // elements of C per work-item when the last slice adds up
 #define UNROLL (SUMS >= 8 ? 2 : 8)     // slices whose loads go out together there
 #if PB % RC != 0
 #error "PB above 4 must be a multiple of 4"
@@ -92,6 +100,25 @@ inline real4 g_quad(__global const in_t* restrict G, const ulong row, const int 
                  l + 2 < L ? LOAD_IN(G, row + l + 2) : ZERO, ZERO);
 }
 
+// The work-item's LW elements of row k of G from l on, as LQ quads, zero past L.
+inline void g_row(real4 g[LQ], __global const in_t* restrict G, const ulong row, const int l, const int L) {
+#if LQ == 2 && G_VEC
+  if (l + 8 <= L) {
+    const real8 v = LOAD_IN8A(G + row + l);
+    g[0] = v.lo, g[1] = v.hi;
+    return;
+  }
+#endif
+#pragma unroll
+  for (int j = 0; j < LQ; ++j) g[j] = g_quad(G, row, l + 4 * j, L);
+}
+
+// Rows past K read nothing (their S is zero).
+inline void g_zero(real4 g[LQ]) {
+#pragma unroll
+  for (int j = 0; j < LQ; ++j) g[j] = (real4)(ZERO);
+}
+
 __kernel __attribute__((reqd_work_group_size(WL * KL, 1, 1)))
 void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
                __global const in_t* restrict G, ulong g_offset, const int ldg, const ulong g_stride,
@@ -103,13 +130,15 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
   G += g_offset;
   S += s_offset;
   const int wl = get_local_id(0) % WL, kl = get_local_id(0) / WL;
-  const int l = (get_group_id(0) * WL + wl) * 4;
+  const int l = (get_group_id(0) * WL + wl) * LW;
   const int slice = get_group_id(1), slices = get_num_groups(1);
   const int k_end = min(K, (slice + 1) * k_slice);
 
-  real4 acc[PB];
+  real4 acc[PB][LQ];
 #pragma unroll
-  for (int p = 0; p < PB; ++p) acc[p] = (real4)(ZERO);
+  for (int p = 0; p < PB; ++p)
+#pragma unroll
+    for (int j = 0; j < LQ; ++j) acc[p][j] = (real4)(ZERO);
   __local real s_tile[PB][CH];
   const int k_begin = slice * k_slice;
   // Chunks of CH k: the group copies S's rows for them (zero past P and past the slice), then each
@@ -125,23 +154,28 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
       for (int q = kl; q < CH / 4; q += KL) {
         const int k = c0 + 4 * q;
         if (k < k_end) {
-          real4 g0, g1, g2, g3;
+          real4 g0[LQ], g1[LQ], g2[LQ], g3[LQ];
           if (k + 4 <= k_end) {
-            g0 = g_quad(G, (ulong)k * ldg, l, L), g1 = g_quad(G, (ulong)(k + 1) * ldg, l, L);
-            g2 = g_quad(G, (ulong)(k + 2) * ldg, l, L), g3 = g_quad(G, (ulong)(k + 3) * ldg, l, L);
-          } else {  // rows past K read nothing (their S is zero)
-            g0 = g_quad(G, (ulong)k * ldg, l, L);
-            g1 = k + 1 < k_end ? g_quad(G, (ulong)(k + 1) * ldg, l, L) : (real4)(ZERO);
-            g2 = k + 2 < k_end ? g_quad(G, (ulong)(k + 2) * ldg, l, L) : (real4)(ZERO);
-            g3 = (real4)(ZERO);
+            g_row(g0, G, (ulong)k * ldg, l, L), g_row(g1, G, (ulong)(k + 1) * ldg, l, L);
+            g_row(g2, G, (ulong)(k + 2) * ldg, l, L), g_row(g3, G, (ulong)(k + 3) * ldg, l, L);
+          } else {
+            g_row(g0, G, (ulong)k * ldg, l, L);
+            if (k + 1 < k_end) g_row(g1, G, (ulong)(k + 1) * ldg, l, L);
+            else g_zero(g1);
+            if (k + 2 < k_end) g_row(g2, G, (ulong)(k + 2) * ldg, l, L);
+            else g_zero(g2);
+            g_zero(g3);
           }
 #pragma unroll
           for (int p = 0; p < PB; ++p) {
             const real4 s = vload4(q, s_tile[p]);
-            acc[p] = MULADD(s.s0, g0, acc[p]);
-            acc[p] = MULADD(s.s1, g1, acc[p]);
-            acc[p] = MULADD(s.s2, g2, acc[p]);
-            acc[p] = MULADD(s.s3, g3, acc[p]);
+#pragma unroll
+            for (int j = 0; j < LQ; ++j) {
+              acc[p][j] = MULADD(s.s0, g0[j], acc[p][j]);
+              acc[p][j] = MULADD(s.s1, g1[j], acc[p][j]);
+              acc[p][j] = MULADD(s.s2, g2[j], acc[p][j]);
+              acc[p][j] = MULADD(s.s3, g3[j], acc[p][j]);
+            }
           }
         }
       }
@@ -149,26 +183,28 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
-  // The lanes' sums through local memory, RC rows of S at a time; lane 0 keeps the totals. The
-  // barriers stand outside any condition: PoCL's compiler takes minutes over barriers inside
-  // branches of an unrolled loop.
+  // The lanes' sums through local memory, RC rows of S and one quad of l at a time; lane 0 keeps
+  // the totals. The barriers stand outside any condition: PoCL's compiler takes minutes over
+  // barriers inside branches of an unrolled loop.
 #if KL > 1
   __local real4 part[KL][RC][WL];
 #pragma unroll
-  for (int p0 = 0; p0 < PB; p0 += RC) {
+  for (int j = 0; j < LQ; ++j)
 #pragma unroll
-    for (int r = 0; r < RC; ++r) part[kl][r][wl] = acc[p0 + r];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (kl == 0) {
+    for (int p0 = 0; p0 < PB; p0 += RC) {
 #pragma unroll
-      for (int r = 0; r < RC; ++r) {
-        real4 sum = part[0][r][wl];
-        for (int q = 1; q < KL; ++q) sum += part[q][r][wl];
-        acc[p0 + r] = sum;
+      for (int r = 0; r < RC; ++r) part[kl][r][wl] = acc[p0 + r][j];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (kl == 0) {
+#pragma unroll
+        for (int r = 0; r < RC; ++r) {
+          real4 sum = part[0][r][wl];
+          for (int q = 1; q < KL; ++q) sum += part[q][r][wl];
+          acc[p0 + r][j] = sum;
+        }
       }
+      barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
 #endif
 #if SLICED
   // This slice's sums; with SUM_LAST, then the count: the release fence and the barrier make the
@@ -180,10 +216,13 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
     for (int p = 0; p < PB; ++p) {
       if (p < P) {
         __global real* row = own + ((size_t)slice * PB + p) * L + l;
-        row[0] = acc[p].s0;
-        if (l + 1 < L) row[1] = acc[p].s1;
-        if (l + 2 < L) row[2] = acc[p].s2;
-        if (l + 3 < L) row[3] = acc[p].s3;
+#pragma unroll
+        for (int j = 0; j < LQ; ++j) {
+          if (l + 4 * j < L) row[4 * j] = acc[p][j].s0;
+          if (l + 4 * j + 1 < L) row[4 * j + 1] = acc[p][j].s1;
+          if (l + 4 * j + 2 < L) row[4 * j + 2] = acc[p][j].s2;
+          if (l + 4 * j + 3 < L) row[4 * j + 3] = acc[p][j].s3;
+        }
       }
     }
   }
@@ -204,7 +243,7 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
   // per add would wait out a round trip each), and each element still adds its slices in order.
   __global volatile const real* sums = own;
   C += c_offset;
-  const int l0 = get_group_id(0) * WL * 4;
+  const int l0 = get_group_id(0) * WL * LW;
   real total[SUMS];
 #pragma unroll
   for (int i = 0; i < SUMS; ++i) total[i] = ZERO;
@@ -214,7 +253,7 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
     for (int u = 0; u < UNROLL; ++u)
 #pragma unroll
       for (int i = 0; i < SUMS; ++i) {
-        const int e = get_local_id(0) + i * WL * KL, p = e / (WL * 4), lc = l0 + e % (WL * 4);
+        const int e = get_local_id(0) + i * WL * KL, p = e / (WL * LW), lc = l0 + e % (WL * LW);
         v[u][i] = s0 + u < slices && p < P && lc < L ? sums[((size_t)(s0 + u) * PB + p) * L + lc] : ZERO;
       }
 #pragma unroll
@@ -224,7 +263,7 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
   }
 #pragma unroll
   for (int i = 0; i < SUMS; ++i) {
-    const int e = get_local_id(0) + i * WL * KL, p = e / (WL * 4), lc = l0 + e % (WL * 4);
+    const int e = get_local_id(0) + i * WL * KL, p = e / (WL * LW), lc = l0 + e % (WL * LW);
     if (p < P && lc < L) {
       __global out_t* c = C + (size_t)p * c_ps + (size_t)lc * c_ls;
       STORE_OUT(c, axpby(alpha, total[i], beta, c));
@@ -237,10 +276,13 @@ void gemm_wide(const int P, const int L, const int K, real alpha, real beta,
 #pragma unroll
   for (int p = 0; p < PB; ++p) {
     if (p < P) {
-      const real v[4] = {acc[p].s0, acc[p].s1, acc[p].s2, acc[p].s3};
-      for (int j = 0; j < 4 && l + j < L; ++j) {
-        __global out_t* c = C + (size_t)p * c_ps + (size_t)(l + j) * c_ls;
-        STORE_OUT(c, axpby(alpha, v[j], beta, c));
+#pragma unroll
+      for (int j = 0; j < LQ; ++j) {
+        const real v[4] = {acc[p][j].s0, acc[p][j].s1, acc[p][j].s2, acc[p][j].s3};
+        for (int i = 0; i < 4 && l + 4 * j + i < L; ++i) {
+          __global out_t* c = C + (size_t)p * c_ps + (size_t)(l + 4 * j + i) * c_ls;
+          STORE_OUT(c, axpby(alpha, v[i], beta, c));
+        }
       }
     }
   }

@@ -40,10 +40,10 @@ KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams&
   while (size_t(pb) < p) pb *= 2;
   // 64 work-items along l read 1 KiB of each row of float (2 of double) per step, a whole number
   // of 128-byte lines; four k-lanes make groups of 256.
-  KernelParams ps = {{"PB", pb}, {"WL", 64}, {"KL", 4}};
+  KernelParams ps = {{"PB", pb}, {"WL", 64}, {"KL", 4}, {"LQ", 1}};
   for (const auto& [name, value] : overrides) {
     if (!ps.count(name))
-      throw Error(Status::InvalidArgument, "the wide kernel has no parameter " + name + " (PB, WL, KL)");
+      throw Error(Status::InvalidArgument, "the wide kernel has no parameter " + name + " (PB, WL, KL, LQ)");
     ps[name] = value;
   }
   const long pb_set = param(ps, "PB"), wl = param(ps, "WL"), kl = param(ps, "KL");
@@ -53,6 +53,9 @@ KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams&
                                              std::to_string(kWideMaxP));
   if (wl < 1 || kl < 1 || kl > 16)
     throw Error(Status::InvalidArgument, "wide kernel: WL must be positive and KL from 1 to 16");
+  if (param(ps, "LQ") != 1 && param(ps, "LQ") != 2)
+    throw Error(Status::InvalidArgument,
+                "wide kernel: LQ = " + std::to_string(param(ps, "LQ")) + " must be 1 or 2 (quads of l per work-item)");
   const size_t threads = size_t(wl) * size_t(kl);
   if (threads > device.max_work_group_size)
     throw Error(Status::InvalidArgument, "wide kernel: WL·KL = " + std::to_string(threads) +
@@ -71,7 +74,7 @@ KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams&
 }
 
 size_t wide_threads(const KernelParams& ps) { return size_t(param(ps, "WL") * param(ps, "KL")); }
-size_t wide_columns(const KernelParams& ps) { return size_t(param(ps, "WL")) * 4; }
+size_t wide_columns(const KernelParams& ps) { return size_t(param(ps, "WL")) * 4 * size_t(param(ps, "LQ")); }
 
 WideSlices wide_slices(const DeviceInfo& device, const KernelParams& ps, size_t l, size_t k, size_t items) {
   const size_t quad = 4 * size_t(param(ps, "KL"));

@@ -26,8 +26,8 @@ constexpr size_t kWideAutoMaxP = 8;
 // its sums).
 bool wide_pays(const DeviceInfo& device, size_t p, size_t l, size_t k);
 
-// PB, WL and KL for p rows, with `overrides` on top; throws InvalidArgument for values the kernel
-// cannot run.
+// PB, WL, KL and LQ (quads of columns per work-item) for p rows, with `overrides` on top; throws
+// InvalidArgument for values the kernel cannot run.
 KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams& overrides = {}, long precision = 32);
 
 // Work-items per work-group, and the columns of the large operand one work-group covers.
