@@ -1,4 +1,5 @@
-// bench/shapes.cpp — size lists, ranges and the presets (square, odd, skinny, gemv, rect).
+// bench/shapes.cpp — size lists, ranges and the presets (square, odd, skinny, gemv, rect, batched,
+// decode, attention), and the problems of grouped calls (random, moe, files).
 #include "bench/shapes.hpp"
 
 #include <clgemm/error.hpp>
@@ -107,6 +108,32 @@ std::vector<Shape> batched_preset() {
   return out;
 }
 
+// A language model's decoding: 1 to 128 rows of activations against each weight matrix of a layer
+// 4096 wide with a 14336-wide MLP (N×K: the attention projections 4096×4096, the MLP's up and gate
+// 14336×4096 and its down 4096×14336). Not bounded by the size limits: the widths are the point.
+std::vector<Shape> decode_preset() {
+  std::vector<Shape> out;
+  for (const auto& [n, k] : {std::pair<size_t, size_t>{4096, 4096}, {14336, 4096}, {4096, 14336}})
+    for (size_t m = 1; m <= 128; m *= 2)
+      out.push_back({m, n, k, "decode " + std::to_string(n) + "x" + std::to_string(k), m});
+  return out;
+}
+
+// Attention's strided batches, an item per head: QKᵀ (S×S from a head dimension D) and PV (S×D
+// from S), 32 heads of D = 128 for sequences S of 512 to 4096, and 128 heads of D = 64 at S = 1024.
+// QKᵀ reads K transposed (`--transb t`). Not bounded by the size limits.
+std::vector<Shape> attention_preset() {
+  std::vector<Shape> out;
+  const auto add = [&](size_t heads, size_t d, size_t seq) {
+    const std::string dim = " d=" + std::to_string(d);
+    out.push_back({seq, seq, d, "attention QK" + dim, seq, heads});
+    out.push_back({seq, d, seq, "attention PV" + dim, seq, heads});
+  };
+  for (size_t seq = 512; seq <= 4096; seq *= 2) add(32, 128, seq);
+  add(128, 64, 1024);
+  return out;
+}
+
 // Non-square large shapes with the work of an L³ cube: a wide C with a short K, and a small C
 // with a long K (where a kernel that parallelises only over C runs out of work-groups).
 std::vector<Shape> rect_preset(const SizeLimits& l) {
@@ -123,7 +150,7 @@ std::vector<Shape> rect_preset(const SizeLimits& l) {
 [[noreturn]] void bad_item(const std::string& where, const std::string& why) {
   throw Error(Status::InvalidArgument, where + " " + why +
                                            " (expected N, MxNxK, BxMxNxK, A:B, A:B:STEP, A:B:xFACTOR or a preset: "
-                                           "square, odd, odd-pairs, skinny, gemv, rect, batched)");
+                                           "square, odd, odd-pairs, skinny, gemv, rect, batched, decode, attention)");
 }
 
 [[noreturn]] void too_large(const std::string& what, const std::string& value) {
@@ -223,7 +250,12 @@ std::vector<std::pair<std::string, std::string>> preset_descriptions() {
           {"gemv", "1×L×L and L×1×L (matrix times vector) for L a power of two from 1024"},
           {"rect", "2L×L×(L/2) and (L/2)×L×2L (the work of an L³ cube) for L a power of two from 256 to max/2"},
           {"batched", "strided batches 4096×32³, 4096×64³, 1024×128³, 256×256³ and 64×512³ (not bounded by the "
-                      "size limits)"}};
+                      "size limits)"},
+          {"decode", "M×4096×4096, M×14336×4096 and M×4096×14336 for M = 1, 2, 4, ... 128: a language model's "
+                     "decoding steps (not bounded by the size limits)"},
+          {"attention", "attention's batches: QKᵀ 32×[S×S×128] and PV 32×[S×128×S] for S = 512 ... 4096, and "
+                        "128 heads of 64 at S = 1024; QKᵀ as attention runs it takes --transb t (not bounded by "
+                        "the size limits)"}};
 }
 
 std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
@@ -238,8 +270,10 @@ std::vector<Shape> preset(const std::string& name, const SizeLimits& limits) {
   if (name == "rect") return rect_preset(limits);
   if (name == "gemv") return gemv_preset(limits);
   if (name == "batched") return batched_preset();
-  throw Error(Status::InvalidArgument,
-              "unknown size preset '" + name + "' (square, odd, odd-pairs, skinny, gemv, rect, batched)");
+  if (name == "decode") return decode_preset();
+  if (name == "attention") return attention_preset();
+  throw Error(Status::InvalidArgument, "unknown size preset '" + name +
+                                           "' (square, odd, odd-pairs, skinny, gemv, rect, batched, decode, attention)");
 }
 
 std::vector<Shape> parse_sizes(const std::string& spec, const SizeLimits& limits, const std::string& option) {
@@ -285,8 +319,8 @@ Shape parse_grouped(const std::string& spec) {
   const std::string where = "--grouped '" + spec + "'";
   const auto bad = [&](const std::string& why) {
     throw Error(Status::InvalidArgument, where + " " + why +
-                                             " (expected random, random:COUNT:MIN:MAX[:SEED] or @FILE with a "
-                                             "problem MxNxK per line)");
+                                             " (expected random, random:COUNT:MIN:MAX[:SEED], moe, "
+                                             "moe:EXPERTS:N:K[:ROWS[:SEED]] or @FILE with a problem MxNxK per line)");
   };
   Shape out;
   out.group = "grouped";
@@ -306,6 +340,31 @@ Shape parse_grouped(const std::string& spec) {
       if (out.problems.size() > kMaxGroupedProblems) bad("has more than " + std::to_string(kMaxGroupedProblems) + " problems");
     }
     if (out.problems.empty()) bad("holds no problem");
+  } else if (spec.rfind("moe", 0) == 0) {
+    // A mixture-of-experts layer: ROWS rows of activations (tokens times experts per token) routed
+    // to EXPERTS experts, each an N×K weight. The experts' shares are drawn from Gamma(1/2), so
+    // that some experts get thousands of rows and some none; each row then picks an expert.
+    const auto parts = split(spec, ':');
+    if (parts[0] != "moe" || (parts.size() != 1 && (parts.size() < 4 || parts.size() > 6)))
+      bad("is not a grouped specification");
+    size_t experts = 64, n = 14336, k = 4096, rows = 8192, seed = 1;
+    if (parts.size() >= 4) {
+      experts = parse_count(parts[1], where), n = parse_count(parts[2], where), k = parse_count(parts[3], where);
+      if (parts.size() >= 5) rows = parse_count(parts[4], where);
+      if (parts.size() == 6) seed = parse_count(parts[5], where);
+    }
+    if (experts > kMaxGroupedProblems) bad("asks for more than " + std::to_string(kMaxGroupedProblems) + " experts");
+    check_dimension(where, std::max({n, k, rows}));
+    std::mt19937_64 gen(seed);
+    std::gamma_distribution<double> share(0.5, 1.0);
+    std::vector<double> shares(experts);
+    for (double& x : shares) x = share(gen);
+    std::discrete_distribution<size_t> pick(shares.begin(), shares.end());
+    std::vector<size_t> routed(experts, 0);
+    for (size_t r = 0; r < rows; ++r) ++routed[pick(gen)];
+    for (size_t e = 0; e < experts; ++e) out.problems.push_back({routed[e], n, k});
+    out.spec = "moe:" + std::to_string(experts) + ":" + std::to_string(n) + ":" + std::to_string(k) + ":" +
+               std::to_string(rows) + ":" + std::to_string(seed);
   } else {
     const auto parts = split(spec, ':');
     if (parts.empty() || parts[0] != "random" || (parts.size() != 1 && parts.size() != 4 && parts.size() != 5))

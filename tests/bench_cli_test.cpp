@@ -2,6 +2,7 @@
 // the JSON document, the CSV file and the plot, as a user would get them.
 #include <clgemm/device.hpp>
 
+#include "bench/shapes.hpp"
 #include "cli_runner.hpp"
 #include "test_support.hpp"
 
@@ -109,6 +110,17 @@ TEST(BenchCli, GroupedRunsOneCall) {
   EXPECT_EQ(doc["results"][0]["status"], "ok") << doc["results"][0]["note"];
   EXPECT_EQ(doc["results"][1]["status"], "n/a");
   EXPECT_NE(run_cli("bench --grouped random --sizes 64").status, 0) << "--grouped and --sizes together";
+  // A mixture-of-experts layer whose routing leaves some experts without rows: the call with its
+  // empty problems checks out.
+  const std::string moe = "moe:16:40:24:60:3";
+  size_t empty = 0;
+  for (const clgemm::GemmShape& p : clgemm::bench::parse_grouped(moe).problems) empty += p.m == 0;
+  ASSERT_GT(empty, 0u) << moe << " should leave an expert without rows";
+  const CliRun m = run_cli("bench --grouped " + moe + " --impl clgemm --json");
+  ASSERT_EQ(m.status, 0) << m.err;
+  const auto moe_doc = nlohmann::json::parse(m.out);
+  ASSERT_EQ(moe_doc["results"].size(), 1u);
+  EXPECT_EQ(moe_doc["results"][0]["status"], "ok") << moe_doc["results"][0]["note"];
 }
 
 TEST(BenchCli, TableNamesPeersAndRatios) {

@@ -175,6 +175,73 @@ TEST(BenchGrouped, RandomProblemsFilesAndErrors) {
   }
 }
 
+// Language-model presets: decoding's rows against a layer's three weights, attention's batches
+// per head, both whatever the size limits.
+TEST(BenchPresets, DecodeAndAttentionHaveTheModelsShapes) {
+  const auto d = preset("decode", {64, 1024});
+  ASSERT_EQ(d.size(), 24u);  // M = 1 ... 128 for each of three weights
+  for (const auto& x : d) {
+    EXPECT_EQ(x.m & (x.m - 1), 0u) << x.label();
+    EXPECT_LE(x.m, 128u);
+    EXPECT_TRUE((x.n == 4096 && x.k == 4096) || (x.n == 14336 && x.k == 4096) || (x.n == 4096 && x.k == 14336))
+        << x.label();
+    EXPECT_EQ(x.group, "decode " + std::to_string(x.n) + "x" + std::to_string(x.k));
+    EXPECT_EQ(x.x, x.m);
+  }
+  EXPECT_EQ(d.front().label(), "1x4096x4096");
+  const auto a = preset("attention", {64, 1024});
+  ASSERT_EQ(a.size(), 10u);
+  for (const auto& x : a) {
+    const bool qk = x.group.rfind("attention QK", 0) == 0;
+    EXPECT_TRUE(qk || x.group.rfind("attention PV", 0) == 0) << x.group;
+    const size_t d_head = x.batch == 32 ? 128 : 64;
+    EXPECT_TRUE(x.batch == 32 || (x.batch == 128 && x.m == 1024)) << x.label();
+    if (qk) EXPECT_TRUE(x.n == x.m && x.k == d_head) << x.label();
+    else EXPECT_TRUE(x.n == d_head && x.k == x.m) << x.label();
+  }
+  EXPECT_EQ(a.front().label(), "32x[512x512x128]");
+  // In a list, the presets mix with other items.
+  EXPECT_EQ(parse_sizes("decode,attention,64", {64, 1024}).size(), 35u);
+}
+
+// --grouped moe: the experts of one layer, rows routed unevenly (some experts none), the same for
+// a seed every time, and its errors.
+TEST(BenchGrouped, MixtureOfExpertsRoutesEveryRowUnevenly) {
+  const Shape m = parse_grouped("moe");
+  EXPECT_EQ(m.spec, "moe:64:14336:4096:8192:1");
+  ASSERT_EQ(m.problems.size(), 64u);
+  size_t rows = 0, empty = 0, most = 0;
+  for (const GemmShape& p : m.problems) {
+    EXPECT_EQ(p.n, 14336u);
+    EXPECT_EQ(p.k, 4096u);
+    rows += p.m, empty += p.m == 0, most = std::max(most, p.m);
+  }
+  EXPECT_EQ(rows, 8192u);
+  EXPECT_GT(most, 3 * 8192u / 64) << "the routing should be uneven";
+  const Shape large = parse_grouped("moe:128:4096:14336:8192:7");
+  size_t empty_large = 0;
+  for (const GemmShape& p : large.problems) empty_large += p.m == 0;
+  EXPECT_GT(empty + empty_large, 0u) << "some experts should get no rows";
+  EXPECT_EQ(large.n, 4096u);
+  EXPECT_EQ(large.k, 14336u);
+  const Shape again = parse_grouped("moe:64:14336:4096:8192:1");
+  for (size_t i = 0; i < m.problems.size(); ++i) EXPECT_EQ(again.problems[i].m, m.problems[i].m);
+  const Shape other = parse_grouped("moe:64:14336:4096:8192:2");
+  bool differs = false;
+  for (size_t i = 0; i < m.problems.size(); ++i) differs |= other.problems[i].m != m.problems[i].m;
+  EXPECT_TRUE(differs) << "another seed routes otherwise";
+  EXPECT_EQ(parse_grouped("moe:8:64:32:100").spec, "moe:8:64:32:100:1");
+  for (const char* bad : {"moe:8", "moe:8:64", "moe:0:64:64", "moe:8:64:64:0", "moe:8:64:64:1:1:1", "moex", "moe:a:1:1"}) {
+    try {
+      parse_grouped(bad);
+      ADD_FAILURE() << "'" << bad << "' was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InvalidArgument) << bad;
+      EXPECT_NE(std::string(e.what()).find("--grouped"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(BenchSizes, ExplicitSizesIgnoreThePresetLimits) {
   EXPECT_EQ(parse_sizes("10000", {64, 1024}).front().m, 10000u);
 }

@@ -28,7 +28,7 @@ PRECISION=${PRECISION:-f32}  # clgemm bench --precision: f32, f64, f16, bf16, f1
 ARGS=${ARGS:-}
 TAG=${TAG:-}
 # GROUPED=1: each preset is a grouped call's problems (clgemm bench --grouped: random,
-# random:COUNT:MIN:MAX[:SEED] or @FILE) instead of sizes.
+# random:COUNT:MIN:MAX[:SEED], moe, moe:EXPERTS:N:K[:ROWS[:SEED]] or @FILE) instead of sizes.
 GROUPED=${GROUPED:-}
 mkdir -p "$OUT" /etc/OpenCL/vendors
 # Only PoCL is registered on that image; the NVIDIA driver's ICD library is present but unlisted.

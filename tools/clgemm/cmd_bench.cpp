@@ -346,8 +346,9 @@ void add_bench_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--grouped", o->grouped,
                   "one grouped call (clgemm::gemm_grouped; cuBLAS's GroupedBatched) instead of --sizes: random (64 "
-                  "problems, each side uniform in 64..1024, seed 1), random:COUNT:MIN:MAX[:SEED], or @FILE with a "
-                  "problem MxNxK per line");
+                  "problems, each side uniform in 64..1024, seed 1), random:COUNT:MIN:MAX[:SEED], moe (a "
+                  "mixture-of-experts layer: 8192 rows routed unevenly to 64 experts of 14336x4096, seed 1), "
+                  "moe:EXPERTS:N:K[:ROWS[:SEED]], or @FILE with a problem MxNxK per line");
   cmd->add_option("--batch", o->batch,
                   "run every shape as one strided-batched call of this many items (clgemm::gemm_strided_batched; "
                   "CLBlast's and cuBLAS's StridedBatched calls); BxMxNxK in --sizes gives one shape its own count")
