@@ -57,6 +57,54 @@ static std::string load_ptx(const char* path) {
   return std::regex_replace(raw.substr(begin, end - begin + 1) + "\n", std::regex("%envreg[0-9]+"), "0");
 }
 
+// The largest error, relative to the sum of |products|, of 64 sampled elements of the row-major
+// M×N C against float64 dot products of a(i, p) and b(p, j).
+template <typename T, typename A, typename B>
+static double worst_error(int M, int N, int K, const std::vector<T>& c, A a, B b) {
+  double worst = 0;
+  for (int s = 0; s < 64; ++s) {
+    const int i = int((s * 977L) % M), j = int((s * 1531L + 7) % N);
+    double ref = 0, mag = 0;
+    for (int p = 0; p < K; ++p) {
+      const double prod = double(a(i, p)) * double(b(p, j));
+      ref += prod;
+      mag += std::fabs(prod);
+    }
+    worst = std::max(worst, std::fabs(c[size_t(i) * N + j] - ref) / mag);
+  }
+  return worst;
+}
+
+// Three launches to warm up, then `reps` timed with CUDA events (float milliseconds), sorted.
+template <typename Launch>
+static std::vector<float> sorted_times(Launch launch, int reps) {
+  for (int w = 0; w < 3; ++w) launch();
+  CUevent e0, e1;
+  CK(cuEventCreate(&e0, 0));
+  CK(cuEventCreate(&e1, 0));
+  std::vector<float> ms;
+  for (int r = 0; r < reps; ++r) {
+    CK(cuEventRecord(e0, nullptr));
+    launch();
+    CK(cuEventRecord(e1, nullptr));
+    CK(cuEventSynchronize(e1));
+    float t = 0;
+    CK(cuEventElapsedTime(&t, e0, e1));
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms;
+}
+
+// One line of results; the exit status (1 where the error passes `tolerance`).
+static int report(const char* path, const char* kernel, int M, int N, int K, int regs, const std::vector<float>& ms,
+                  double worst, double tolerance) {
+  const double med = ms[ms.size() / 2];
+  std::printf("%s%s %dx%dx%d: %d registers, median %.4f ms, fastest %.4f (%.1f TFLOP/s), max error %.2e %s\n", path,
+              kernel, M, N, K, regs, med, ms[0], 2.0 * M * N * K / med / 1e9, worst, worst < tolerance ? "ok" : "WRONG");
+  return worst < tolerance ? 0 : 1;
+}
+
 // Runs the kernel on elements of type T (float or double) and returns the exit status.
 template <typename T>
 static int run(CUfunction fn, int regs, const char* path, int M, int N, int K, int reps, int mwg, int nwg, int ndimc,
@@ -97,37 +145,9 @@ static int run(CUfunction fn, int regs, const char* path, int M, int N, int K, i
   launch();
   CK(cuCtxSynchronize());
   CK(cuMemcpyDtoH(c.data(), d_c, c.size() * sizeof(T)));
-  double worst = 0;  // error relative to the sum of |products|
-  for (int s = 0; s < 64; ++s) {
-    const int i = int((s * 977L) % M), j = int((s * 1531L + 7) % N);
-    double ref = 0, mag = 0;
-    for (int p = 0; p < K; ++p) {
-      const double prod = double(at[size_t(p) * M + i]) * b[size_t(p) * N + j];
-      ref += prod;
-      mag += std::fabs(prod);
-    }
-    worst = std::max(worst, std::fabs(c[size_t(i) * N + j] - ref) / mag);
-  }
-  for (int w = 0; w < 3; ++w) launch();
-  CUevent e0, e1;
-  CK(cuEventCreate(&e0, 0));
-  CK(cuEventCreate(&e1, 0));
-  std::vector<float> ms;  // CUDA events time in float milliseconds
-  for (int r = 0; r < reps; ++r) {
-    CK(cuEventRecord(e0, nullptr));
-    launch();
-    CK(cuEventRecord(e1, nullptr));
-    CK(cuEventSynchronize(e1));
-    float t = 0;
-    CK(cuEventElapsedTime(&t, e0, e1));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const double med = ms[ms.size() / 2];
-  const double tol = sizeof(T) == 8 ? 1e-12 : 1e-5;
-  std::printf("%s %dx%dx%d: %d registers, median %.4f ms, fastest %.4f (%.1f TFLOP/s), max error %.2e %s\n", path,
-              M, N, K, regs, med, ms[0], 2.0 * M * N * K / med / 1e9, worst, worst < tol ? "ok" : "WRONG");
-  return worst < tol ? 0 : 1;
+  const double worst = worst_error(
+      M, N, K, c, [&](int i, int p) { return at[size_t(p) * M + i]; }, [&](int p, int j) { return b[size_t(p) * N + j]; });
+  return report(path, "", M, N, K, regs, sorted_times(launch, reps), worst, sizeof(T) == 8 ? 1e-12 : 1e-5);
 }
 
 // Runs a dmma kernel (gemm/dmma/dmma.cl, unbatched, ungrouped) on doubles: BM×BN tiles of
@@ -161,37 +181,10 @@ static int run_dmma(CUfunction fn, int regs, const char* path, int M, int N, int
   launch();
   CK(cuCtxSynchronize());
   CK(cuMemcpyDtoH(c.data(), d_c, c.size() * 8));
-  double worst = 0;
-  for (int s = 0; s < 64; ++s) {
-    const int i = int((s * 977L) % M), j = int((s * 1531L + 7) % N);
-    double ref = 0, mag = 0;
-    for (int p = 0; p < K; ++p) {
-      const double x = a_mk ? a[size_t(i) * K + p] : a[size_t(p) * M + i];
-      const double y = b_nk ? b[size_t(j) * K + p] : b[size_t(p) * N + j];
-      ref += x * y;
-      mag += std::fabs(x * y);
-    }
-    worst = std::max(worst, std::fabs(c[size_t(i) * N + j] - ref) / mag);
-  }
-  for (int w = 0; w < 3; ++w) launch();
-  CUevent e0, e1;
-  CK(cuEventCreate(&e0, 0));
-  CK(cuEventCreate(&e1, 0));
-  std::vector<float> ms;
-  for (int r = 0; r < reps; ++r) {
-    CK(cuEventRecord(e0, nullptr));
-    launch();
-    CK(cuEventRecord(e1, nullptr));
-    CK(cuEventSynchronize(e1));
-    float t = 0;
-    CK(cuEventElapsedTime(&t, e0, e1));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const double med = ms[ms.size() / 2];
-  std::printf("%s dmma %dx%dx%d: %d registers, median %.4f ms, fastest %.4f (%.1f TFLOP/s), max error %.2e %s\n",
-              path, M, N, K, regs, med, ms[0], 2.0 * M * N * K / med / 1e9, worst, worst < 1e-12 ? "ok" : "WRONG");
-  return worst < 1e-12 ? 0 : 1;
+  const double worst = worst_error(
+      M, N, K, c, [&](int i, int p) { return a_mk ? a[size_t(i) * K + p] : a[size_t(p) * M + i]; },
+      [&](int p, int j) { return b_nk ? b[size_t(j) * K + p] : b[size_t(p) * N + j]; });
+  return report(path, " dmma", M, N, K, regs, sorted_times(launch, reps), worst, 1e-12);
 }
 
 int main(int argc, char** argv) {
