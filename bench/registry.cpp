@@ -42,6 +42,7 @@ std::vector<std::pair<std::string, std::string>> impl_names() {
           {"cublas",
            "cuBLAS Sgemm (Dgemm, Hgemm, GemmEx) on the CUDA device (with the cuBLAS plugin and a CUDA device)"},
           {"cublas-tf32", "cuBLAS with TF32 tensor cores (a different precision: not counted as a peer)"},
+          {"cublas-loop", "grouped calls only: one cuBLAS call per problem on one stream"},
           {"cpu-loop", "the textbook triple loop on one host core, where it finishes within --cpu-limit"},
           {"all", "all of the above"}};
 }
@@ -53,15 +54,15 @@ std::vector<std::string> expand_impl_names(const std::vector<std::string>& names
   };
   for (const auto& name : names) {
     if (name == "all") {
-      for (const char* n : {"clgemm", "clgemm-3xtf32", "clgemm-tf32", "clblast", "cublas", "cublas-tf32", "openblas",
-                            "cpu-loop"})
+      for (const char* n : {"clgemm", "clgemm-3xtf32", "clgemm-tf32", "clblast", "cublas", "cublas-tf32",
+                            "cublas-loop", "openblas", "cpu-loop"})
         add(n);
       for (const auto& r : all_rung_names()) add(r);
     } else if (name == "ladder") {
       for (const auto& r : all_rung_names()) add(r);
     } else if (is_rung_name(name, nullptr) || name == "clgemm" || name == "clgemm-3xtf32" || name == "clgemm-tf32" ||
                name == "clblast" || name == "openblas" ||
-               name == "cublas" || name == "cublas-tf32" || name == "cpu-loop") {
+               name == "cublas" || name == "cublas-tf32" || name == "cublas-loop" || name == "cpu-loop") {
       add(name);
     } else {
       std::string valid;
@@ -87,6 +88,7 @@ ImplList make_impls(const std::vector<std::string>& names, const Context& ctx, c
     else if (name == "cpu-loop") out.push_back(make_cpu_loop(options.cpu_limit_s, options.runs_per_shape));
     else if (name == "cublas") out.push_back(make_cublas(false, t));
     else if (name == "cublas-tf32") out.push_back(make_cublas(true, t));
+    else if (name == "cublas-loop") out.push_back(make_cublas_loop(t));
     else if (is_rung_name(name, &rung))
       out.push_back(make_ladder_rung(ctx, *std::find_if(rungs.begin(), rungs.end(),
                                                         [rung](const RungInfo& r) { return r.number == rung; })));

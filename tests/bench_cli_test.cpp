@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -121,6 +123,22 @@ TEST(BenchCli, GroupedRunsOneCall) {
   const auto moe_doc = nlohmann::json::parse(m.out);
   ASSERT_EQ(moe_doc["results"].size(), 1u);
   EXPECT_EQ(moe_doc["results"][0]["status"], "ok") << moe_doc["results"][0]["note"];
+}
+
+// A grouped call's default peers include one cuBLAS call per problem; --impl alone decides otherwise.
+TEST(BenchCli, GroupedDefaultsAddTheCublasLoop) {
+  auto impls_of = [](const std::string& args) {
+    const CliRun o = run_cli("bench " + args + " --json");
+    EXPECT_EQ(o.status, 0) << o.err;
+    std::vector<std::string> names;
+    const auto doc = nlohmann::json::parse(o.out);
+    for (const auto& r : doc["results"]) names.push_back(r["impl"]);
+    return names;
+  };
+  auto has = [](const std::vector<std::string>& v, const char* n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+  EXPECT_TRUE(has(impls_of("--grouped random:3:3:20:2"), "cublas-loop"));
+  EXPECT_FALSE(has(impls_of("--grouped random:3:3:20:2 --impl clgemm,cublas"), "cublas-loop"));
+  EXPECT_FALSE(has(impls_of("--sizes 24 --impl clgemm,openblas"), "cublas-loop"));
 }
 
 TEST(BenchCli, TableNamesPeersAndRatios) {

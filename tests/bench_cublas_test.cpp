@@ -3,6 +3,7 @@
 #include "bench/cublas_loader.hpp"
 #include "bench/impls/factories.hpp"
 #include "bench/runner.hpp"
+#include "bench/shapes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -122,6 +123,34 @@ TEST(BenchCublas, ImplementationIsUnavailableWithAReasonOrCorrect) {
       EXPECT_TRUE(results[0].timed());
     }
   }
+}
+
+// One call per problem: grouped calls only. Either "not available" with a reason, or right on a
+// grouped call with an empty problem and "n/a" on a plain one (on a CUDA machine).
+TEST(BenchCublas, LoopPeerTakesGroupedCallsOnly) {
+  ImplList impls;
+  impls.push_back(make_cublas_loop());
+  ASSERT_EQ(impls[0]->info().name, "cublas-loop");
+  EXPECT_TRUE(impls[0]->info().peer);
+  const std::string why = impls[0]->unavailable();
+  RunOptions o;
+  o.seed = 5;
+  CallSettings s;
+  s.beta = 0.5f;
+  Shape grouped = parse_grouped("random:4:3:40:2");
+  grouped.problems.push_back({0, 17, 9});
+  const auto results = run_benchmark({grouped, {96, 80, 200, "custom", 100}}, s, impls, o);
+  ASSERT_EQ(results.size(), 2u);
+  if (!why.empty()) {
+    for (const auto& r : results) {
+      EXPECT_EQ(r.outcome, Outcome::NotApplicable);
+      EXPECT_EQ(r.note, "not available: " + why);
+    }
+    return;
+  }
+  EXPECT_EQ(results[0].outcome, Outcome::Ok) << results[0].note;
+  EXPECT_EQ(results[1].outcome, Outcome::NotApplicable);
+  EXPECT_NE(results[1].note.find("grouped calls only"), std::string::npos) << results[1].note;
 }
 
 }  // namespace

@@ -47,6 +47,9 @@ struct clgemm_cublas_session {
   void** g_first = nullptr;
   void** g_second = nullptr;
   void** g_c = nullptr;
+  // One call per problem instead of the grouped form, from these host copies of the addresses.
+  bool g_loop = false;
+  std::vector<void*> h_first, h_second, h_c;
 };
 
 namespace {
@@ -100,7 +103,13 @@ void free_group(clgemm_cublas_session* s) {
     if (*p) cudaFree(*p);
     *p = nullptr;
   }
-  s->g_rows.clear();
+  // Every per-problem list, so that a second grouped call does not append to the first's.
+  for (std::vector<int>* v : {&s->g_rows, &s->g_cols, &s->g_inner, &s->g_ld_first, &s->g_ld_second, &s->g_ldc,
+                              &s->g_size})
+    v->clear();
+  s->g_op_first.clear(), s->g_op_second.clear();
+  s->h_first.clear(), s->h_second.clear(), s->h_c.clear();
+  s->g_loop = false;
 }
 
 void free_problem(clgemm_cublas_session* s) {
@@ -151,8 +160,39 @@ cublasStatus_t enqueue_batch(clgemm_cublas_session* s, const char** name) {
                                     CUBLAS_GEMM_DEFAULT);
 }
 
+// Enqueues one GEMM per problem of the prepared grouped call, in the grouped form's arithmetic;
+// `name` is set to the call made.
+cublasStatus_t enqueue_each(clgemm_cublas_session* s, const char** name) {
+  const bool f32 = s->ab_type == CLGEMM_CUBLAS_F32 && s->c_type == CLGEMM_CUBLAS_F32;
+  const bool f64 = s->ab_type == CLGEMM_CUBLAS_F64;
+  *name = f32 ? "cublasSgemm per problem" : f64 ? "cublasDgemm per problem" : "cublasGemmEx per problem";
+  for (size_t i = 0; i < s->g_rows.size(); ++i) {
+    const int rows = s->g_rows[i], cols = s->g_cols[i], inner = s->g_inner[i];
+    if (rows == 0 || cols == 0) continue;
+    cublasStatus_t st;
+    if (f32)
+      st = cublasSgemm(s->handle, s->g_op_first[i], s->g_op_second[i], rows, cols, inner, &s->alpha32,
+                       static_cast<const float*>(s->h_first[i]), s->g_ld_first[i],
+                       static_cast<const float*>(s->h_second[i]), s->g_ld_second[i], &s->beta32,
+                       static_cast<float*>(s->h_c[i]), s->g_ldc[i]);
+    else if (f64)
+      st = cublasDgemm(s->handle, s->g_op_first[i], s->g_op_second[i], rows, cols, inner, &s->alpha64,
+                       static_cast<const double*>(s->h_first[i]), s->g_ld_first[i],
+                       static_cast<const double*>(s->h_second[i]), s->g_ld_second[i], &s->beta64,
+                       static_cast<double*>(s->h_c[i]), s->g_ldc[i]);
+    else
+      st = cublasGemmEx(s->handle, s->g_op_first[i], s->g_op_second[i], rows, cols, inner, &s->alpha32, s->h_first[i],
+                        cuda_type(s->ab_type), s->g_ld_first[i], s->h_second[i], cuda_type(s->ab_type),
+                        s->g_ld_second[i], &s->beta32, s->h_c[i], cuda_type(s->c_type), s->g_ldc[i],
+                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS) return st;
+  }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 // Enqueues the prepared grouped call on the session's stream; `name` is set to the call made.
 cublasStatus_t enqueue_grouped(clgemm_cublas_session* s, const char** name) {
+  if (s->g_loop) return enqueue_each(s, name);
   const int groups = int(s->g_rows.size());
   if (s->ab_type == CLGEMM_CUBLAS_F32 && s->c_type == CLGEMM_CUBLAS_F32) {
     *name = "cublasSgemmGroupedBatched";
@@ -335,8 +375,8 @@ int clgemm_cublas_batch(clgemm_cublas_session* s, size_t count, size_t a_stride,
 
 int clgemm_cublas_grouped(clgemm_cublas_session* s, size_t count, const size_t* ms, const size_t* ns,
                           const size_t* ks, const size_t* a_offsets, const size_t* ldas, const size_t* b_offsets,
-                          const size_t* ldbs, const size_t* c_offsets, const size_t* ldcs, char* err,
-                          size_t err_size) {
+                          const size_t* ldbs, const size_t* c_offsets, const size_t* ldcs, int one_call_each,
+                          char* err, size_t err_size) {
   free_group(s);
   if (count == 0 || count > size_t(1) << 30) {
     say(err, err_size, "a grouped call of 1 to 2^30 problems");
@@ -363,6 +403,8 @@ int clgemm_cublas_grouped(clgemm_cublas_session* s, size_t count, const size_t* 
     s->g_op_second.push_back(col ? op_b : op_a);
     s->g_size.push_back(1);
   }
+  s->g_loop = one_call_each != 0;
+  s->h_first = first, s->h_second = second, s->h_c = c;
   s->g_alpha32.assign(count, s->alpha32), s->g_beta32.assign(count, s->beta32);
   s->g_alpha64.assign(count, s->alpha64), s->g_beta64.assign(count, s->beta64);
   const size_t bytes = count * sizeof(void*);

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a signature below changes; the loader refuses a plugin with another value. */
-#define CLGEMM_CUBLAS_PLUGIN_ABI 4
+#define CLGEMM_CUBLAS_PLUGIN_ABI 5
 
 /* Element types of the matrices: the values of clgemm::DataType. */
 #define CLGEMM_CUBLAS_F32 0
@@ -65,11 +65,13 @@ int clgemm_cublas_batch(clgemm_cublas_session* s, size_t count, size_t a_stride,
  * ldas[i], ldbs[i], ldcs[i] in the buffers prepare uploaded (prepare's m, n, k and leading
  * dimensions are then unused). run() then makes one cublasSgemmGroupedBatched,
  * cublasDgemmGroupedBatched or cublasGemmGroupedBatchedEx (16-bit A and B, CUBLAS_COMPUTE_32F)
- * call, a group of one problem each. prepare resets it. */
+ * call, a group of one problem each. With one_call_each set, run() instead makes one cublasSgemm,
+ * cublasDgemm or cublasGemmEx (the same arithmetic) per problem on the session's stream, skipping
+ * problems with no element of C, as a caller without the grouped form would. prepare resets it. */
 int clgemm_cublas_grouped(clgemm_cublas_session* s, size_t count, const size_t* ms, const size_t* ns,
                           const size_t* ks, const size_t* a_offsets, const size_t* ldas, const size_t* b_offsets,
-                          const size_t* ldbs, const size_t* c_offsets, const size_t* ldcs, char* err,
-                          size_t err_size);
+                          const size_t* ldbs, const size_t* c_offsets, const size_t* ldcs, int one_call_each,
+                          char* err, size_t err_size);
 
 /* C = C0 on the device; returns when done. */
 int clgemm_cublas_reset_c(clgemm_cublas_session* s, char* err, size_t err_size);

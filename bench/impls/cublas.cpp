@@ -1,11 +1,11 @@
-// bench/impls/cublas.cpp — cuBLAS through the plugin, in two flavours: "cublas" (the run's types:
+// bench/impls/cublas.cpp — cuBLAS through the plugin, in three flavours: "cublas" (the run's types:
 // cublasSgemm in FP32 math, cublasDgemm, cublasHgemm, or cublasGemmEx computing 16-bit operands
-// in float32; a peer) and "cublas-tf32" (float32 operands on TF32 tensor cores: rounded to 11
+// in float32; a peer), "cublas-tf32" (float32 operands on TF32 tensor cores: rounded to 11
 // significant bits, so it is checked against the looser TF32 tolerance and never counted as a
-// peer of an FP32 GEMM). A batched shape makes the StridedBatched form of the same call, a
-// grouped one the GroupedBatched form (not for TF32). Timed
-// with CUDA events around the one call. It runs on the CUDA device,
-// not through OpenCL, on its own copy of the same host inputs.
+// peer of an FP32 GEMM) and "cublas-loop" (grouped calls only, one call per problem; a peer). A
+// batched shape makes the StridedBatched form of the same call, a grouped one the GroupedBatched
+// form (not for TF32). Timed with CUDA events around the call or calls. It runs on the CUDA
+// device, not through OpenCL, on its own copy of the same host inputs.
 #include "bench/impls/factories.hpp"
 
 #include "bench/cublas_loader.hpp"
@@ -47,8 +47,8 @@ Precision arithmetic(const GemmTypes& t, bool tf32) {
 
 class Cublas final : public Implementation {
  public:
-  Cublas(bool tf32, GemmTypes types) : tf32_(tf32), types_(types) {
-    info_.name = tf32 ? "cublas-tf32" : "cublas";
+  Cublas(bool tf32, GemmTypes types, bool loop = false) : tf32_(tf32), loop_(loop), types_(types) {
+    info_.name = tf32 ? "cublas-tf32" : loop ? "cublas-loop" : "cublas";
     info_.peer = !tf32;
     info_.precision = arithmetic(types, tf32);
     info_.hardware = Hardware::CudaDevice;
@@ -66,8 +66,8 @@ class Cublas final : public Implementation {
       return;
     }
     info_.hardware_name = plugin_->device_name(session_);
-    info_.description = "cuBLAS " + entry_point(types, tf32) + " (" + plugin_->version(session_) + ") on " +
-                        info_.hardware_name;
+    info_.description = "cuBLAS " + entry_point(types, tf32) + (loop ? ", one call per problem of a grouped call" : "") +
+                        " (" + plugin_->version(session_) + ") on " + info_.hardware_name;
   }
   ~Cublas() override {
     if (session_) plugin_->close(session_);
@@ -77,6 +77,7 @@ class Cublas final : public Implementation {
   std::string unsupported(const Problem& p) const override {
     if (tf32_ && !p.settings.types.is_f32())
       return "TF32 tensor-core math takes float32 operands only (--precision f32)";
+    if (loop_ && !p.grouped()) return "grouped calls only (--grouped); \"cublas\" runs the others";
     return types_mismatch(types_, p);
   }
 
@@ -100,7 +101,7 @@ class Cublas final : public Implementation {
         for (int i = 0; i < 9; ++i) f[i].push_back(v[i]);
       }
       if (plugin_->grouped(session_, p.members.size(), f[0].data(), f[1].data(), f[2].data(), f[3].data(), f[4].data(),
-                           f[5].data(), f[6].data(), f[7].data(), f[8].data(), err, sizeof err))
+                           f[5].data(), f[6].data(), f[7].data(), f[8].data(), loop_ ? 1 : 0, err, sizeof err))
         fail(err);
     }
   }
@@ -126,6 +127,7 @@ class Cublas final : public Implementation {
   [[noreturn]] static void fail(const char* err) { throw std::runtime_error(std::string("cuBLAS: ") + err); }
 
   bool tf32_;
+  bool loop_;
   GemmTypes types_;
   ImplInfo info_;
   std::shared_ptr<const CublasPlugin> plugin_;
@@ -139,6 +141,10 @@ class Cublas final : public Implementation {
 
 std::unique_ptr<Implementation> make_cublas(bool tf32, GemmTypes types) {
   return std::make_unique<Cublas>(tf32, types);
+}
+
+std::unique_ptr<Implementation> make_cublas_loop(GemmTypes types) {
+  return std::make_unique<Cublas>(false, types, true);
 }
 
 }  // namespace clgemm::bench

@@ -27,6 +27,9 @@ std::unique_ptr<Implementation> make_cpu_loop(double limit_s, int runs);
 // cuBLAS through the plugin (see cublas_loader.hpp); `tf32` selects TF32 tensor-core math, for
 // float32 only.
 std::unique_ptr<Implementation> make_cublas(bool tf32, GemmTypes types = {});
+// "cublas-loop": grouped calls only, as one cuBLAS call per problem on one stream (what a caller
+// without cuBLAS's grouped form writes); a peer.
+std::unique_ptr<Implementation> make_cublas_loop(GemmTypes types = {});
 
 // The reason an implementation built for `built` cannot run a problem of other types (the
 // runner's problems always carry the run's types; this guards a mismatched caller), or "".

@@ -397,6 +397,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed of the random inputs (default: from the clock; shape i uses seed + i)");
   cmd->callback([o, cmd] {
     o->sizes_given = cmd->get_option("--sizes")->count() > 0;
+    // A grouped call's peers are cuBLAS's grouped form and one cuBLAS call per problem.
+    if (!o->grouped.empty() && cmd->get_option("--impl")->count() == 0) o->impls.push_back("cublas-loop");
     run_bench(*o);
   });
 }
