@@ -161,6 +161,21 @@ TEST(WidePath, SlicesFillTheDevice) {
   EXPECT_EQ(detail::wide_slices(h200, ps, 2048, 2048, 1).k_slice, 64u);
 }
 
+// 16-bit rows on a GPU take eight columns per work-item, with the group's 256 columns and 256
+// work-items kept; float rows, and 16-bit rows on a CPU device, keep one quad.
+TEST(WidePath, SixteenBitRowsOnGpusTakeTwoQuads) {
+  const DeviceInfo h200 = fake_h200();
+  const KernelParams half = detail::wide_params(h200, 1, {}, DataType::BF16);
+  EXPECT_EQ(half.at("LQ"), 2);
+  EXPECT_EQ(detail::wide_columns(half), 256u);
+  EXPECT_EQ(detail::wide_threads(half), 256u);
+  EXPECT_EQ(detail::wide_params(h200, 1, {}, DataType::F32).at("LQ"), 1);
+  EXPECT_EQ(detail::wide_params(h200, 1, {{"LQ", 1}}, DataType::F16).at("LQ"), 1) << "an override wins";
+  DeviceInfo cpu = h200;
+  cpu.kind = DeviceKind::CPU;
+  EXPECT_EQ(detail::wide_params(cpu, 1, {}, DataType::BF16).at("LQ"), 1);
+}
+
 TEST(WidePath, PlannerTakesShortSidesItCanStream) {
   const DeviceInfo h200 = fake_h200();
   Context& ctx = shared_context();

@@ -26,9 +26,10 @@ constexpr size_t kWideAutoMaxP = 8;
 // its sums).
 bool wide_pays(const DeviceInfo& device, size_t p, size_t l, size_t k);
 
-// PB, WL, KL and LQ (quads of columns per work-item) for p rows, with `overrides` on top; throws
-// InvalidArgument for values the kernel cannot run.
-KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams& overrides = {}, long precision = 32);
+// PB, WL, KL and LQ (quads of columns per work-item) for p rows of `input` elements, with
+// `overrides` on top; throws InvalidArgument for values the kernel cannot run.
+KernelParams wide_params(const DeviceInfo& device, size_t p, const KernelParams& overrides = {},
+                         DataType input = DataType::F32);
 
 // Work-items per work-group, and the columns of the large operand one work-group covers.
 size_t wide_threads(const KernelParams& ps);
