@@ -7,6 +7,7 @@
 
 #include "kernels/gemm/tall/tall_kernel.hpp"
 #include "kernels/gemm/tiny/tiny_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_short_rows.hpp"
 #include "kernels/gemm/wide/wide_kernel.hpp"
 #include "kernels/precision.hpp"
 #include "plan/edge_split.hpp"
@@ -36,7 +37,8 @@ GemmPlan fit_to_layout(const DeviceInfo& device, const RowMajorGemm& g, GemmPlan
 // The wide kernel's plan, where the call's layout gives it a large operand it can stream along
 // its rows (wide_form) and it pays, or where the caller forces it. A call that the tall kernel
 // takes as well (few columns, A not transposed) stays with the tall kernel when that pays.
-std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& g, const GemmOptions& options) {
+std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& g, const GemmOptions& options,
+                                  size_t items) {
   const std::optional<WideForm> form = wide_form(g);
   if (options.force_path == GemmPath::Wide) {
     if (!form)
@@ -51,11 +53,14 @@ std::optional<GemmPlan> plan_wide(const DeviceInfo& device, const RowMajorGemm& 
         !wide_pays(device, form->p, form->l, g.k))
       return std::nullopt;
     if (!g.trans_a && g.n <= kTallMaxN && tall_pays(device, g.m, g.n, g.k)) return std::nullopt;
+    // A few 16-bit rows against large weights go to wgmma (wgmma_short_rows.hpp).
+    if (form->g_is_b && device.sm90a_patching && wgmma_short_rows_pay(g.m, g.n, g.k, g.type, items))
+      return std::nullopt;
   }
   GemmPlan plan;
   plan.path = GemmPath::Wide;
   plan.kernel = "wide";
-  plan.params = wide_params(device, form->p, options.force_params, precision_bits(g.type));
+  plan.params = wide_params(device, form->p, options.force_params, g.type);
   plan.source = options.force_params.empty() ? "the wide kernel's defaults"
                                              : "the caller's overrides of the wide kernel's parameters";
   plan.reason = options.force_path == GemmPath::Wide
@@ -99,7 +104,7 @@ std::vector<GemmPart> plan_parts(const DeviceInfo& device, const RowMajorGemm& g
   const PathChoice tiny = path_choice(options, GemmPath::Tiny);
   if (tiny == PathChoice::Forced || (tiny == PathChoice::Free && !g.c_trans && tiny_pays(g.m, g.n, g.k, batch.count)))
     return {{g, batch, plan_gemm(device, g.m, g.n, g.k, options, g.type, batch.count)}};
-  if (std::optional<GemmPlan> wide = plan_wide(device, g, options)) return {{g, batch, *wide}};
+  if (std::optional<GemmPlan> wide = plan_wide(device, g, options, batch.count)) return {{g, batch, *wide}};
   if (std::optional<GemmPart> reversed = plan_reversed_tall(device, g, batch, options)) return {*reversed};
   const GemmPlan plan = plan_gemm(device, g.m, g.n, g.k, options, g.type, batch.count);
   if (plan.interior_m == 0) return {{g, batch, fit_to_layout(device, g, plan, options, batch.count)}};

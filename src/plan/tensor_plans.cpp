@@ -11,6 +11,7 @@
 #include "plan/tile_choice.hpp"
 #include "kernels/gemm/dmma/dmma_kernel.hpp"
 #include "kernels/gemm/wgmma/wgmma_kernel.hpp"
+#include "kernels/gemm/wgmma/wgmma_short_rows.hpp"
 #include "kernels/gemm/wgmma/wgmma_split.hpp"
 #include "kernels/gemm/xgemm/xgemm_kernel.hpp"
 #include "kernels/gemm/xmma/xmma_kernel.hpp"
@@ -213,8 +214,9 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
                 "the wgmma path needs an NVIDIA GPU of compute capability 9.0 whose driver builds PTX patched for "
                 "sm_90a; " + device.name + (wgmma_architecture(device) ? " did not build it" : " is not one"));
   const bool three = type == DataType::F32 && o.math == Math::Tf32x3;
+  const bool short_rows = !forced && wgmma_short_rows_pay(m, n, k, type, batch);
   if (!forced && (!chooses_freely(o) || !arithmetic ||
-                  !device.sm90a_patching || !wgmma_pays(m, n, k) ||
+                  !device.sm90a_patching || !(wgmma_pays(m, n, k) || short_rows) ||
                   (three && !wgmma_three_terms_pay(device, m, n, k, batch))))
     return std::nullopt;
   GemmPlan plan;
@@ -222,7 +224,9 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   plan.kernel = wgmma_descriptor().info.id;
   // The arithmetic asked for sets TERMS, whatever the caller forces. 3xTF32's lo buffers leave
   // the defaults' slices no room, so what a caller forces overrides its own defaults.
-  KernelParams ps = o.force_params.empty() || three ? wgmma_tiles(device, m, n, k, batch, type, o.math) : KernelParams{};
+  KernelParams ps = short_rows ? kWgmmaShortRowTiles
+                   : o.force_params.empty() || three ? wgmma_tiles(device, m, n, k, batch, type, o.math)
+                                                     : KernelParams{};
   for (const auto& [name, value] : o.force_params) ps[name] = value;
   ps["TERMS"] = three ? 3 : 1;
   plan.params = resolve_params(wgmma_descriptor(), device, ps);
@@ -232,18 +236,20 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   // where those leave SMs idle. 3xTF32 keeps its rule (its lo buffers take the local memory a tuned
   // slice would), and so do batches of the items the batched class serves (plan_gemm plans larger
   // ones as single products).
-  if (o.force_params.empty() && !three && batch <= 1)
+  if (o.force_params.empty() && !three && batch <= 1 && !short_rows)
     take_tensor_entry(plan, device, wgmma_descriptor(), type, {m, n, k}, {{"TERMS", 1}});
+  if (short_rows) plan.source = "the wgmma kernel's tiles for a few rows against large weights (wgmma_short_rows)";
   // Split-K of a last round of tiles that would leave most SMs idle, for single products (the
   // warp-specialised schedule has none).
   if (batch <= 1 && !wgmma_warp_specialised(plan.params)) {
-    const WgmmaSplit split =
-        wgmma_split(device, m, n, k, type, plan.params, o.force_splits, o.force_split_tiles);
+    const size_t splits = short_rows && o.force_splits == 0 ? wgmma_short_rows_splits(device, m, n, k) : o.force_splits;
+    const WgmmaSplit split = wgmma_split(device, m, n, k, type, plan.params, splits, o.force_split_tiles);
     plan.splits = split.splits, plan.split_tiles = split.split_tiles;
   }
   plan.reason = forced ? "path forced by the caller"
                        : std::string(type == DataType::F32 ? math_name(o.math) : data_type_name(type)) +
-                             " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)";
+                             " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)" +
+                             (short_rows ? "; a few rows against large weights: 64-row tiles, B read once" : "");
   return plan;
 }
 

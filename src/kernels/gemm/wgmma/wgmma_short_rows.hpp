@@ -1,0 +1,41 @@
+// wgmma_short_rows.hpp — 16-bit products of a few rows of activations against a large weight
+// matrix (a language model's decoding and small batches) on the wgmma kernel: when they go there,
+// with which tiles and how many parts of K.
+#pragma once
+
+#include <clgemm/device.hpp>
+#include <clgemm/gemm.hpp>
+
+#include "kernels/descriptor.hpp"
+
+#include <cstddef>
+
+namespace clgemm::detail {
+
+// The fewest and most rows of C the rule takes: one 64-row tile. A single row stays with the wide
+// kernel, which reads B as fast (1×4096×14336 0.049 ms against 0.054); from two rows on the wide
+// kernel's time grows with the rows and wgmma's does not (2 rows 0.083 against 0.055 ms, 8 rows
+// 0.104 against 0.053).
+constexpr size_t kWgmmaShortRowsMin = 2;
+constexpr size_t kWgmmaShortRowsMax = 64;
+// The least B (n·k elements) the rule takes: 4096² and up was measured.
+constexpr double kWgmmaShortRowsMinWeights = 16777216.0;  // 2^24
+
+// Whether a single 16-bit product of m×n×k (m from kWgmmaShortRowsMin to kWgmmaShortRowsMax, n
+// and k at least 64, n·k at least kWgmmaShortRowsMinWeights) runs on wgmma with
+// kWgmmaShortRowTiles, before the wide kernel and wgmma's square-product tiles. Such a call reads
+// B once at memory speed, so a 64-row tile mostly empty costs little: H200, bf16, `force_probe
+// bf16 wgmma`, 16×4096×14336 0.055 ms in four parts of K against 0.27 on the SIMT kernels the
+// planner chose before, 32×14336×4096 0.042 against 0.31.
+bool wgmma_short_rows_pay(size_t m, size_t n, size_t k, DataType type, size_t items);
+
+// One warpgroup's 64×64 tiles in four slices of 64 elements (128-byte rows): the fastest of the
+// tiles measured there (64×128 and 64×256 took 1.4× and 2.5× as long).
+inline const KernelParams kWgmmaShortRowTiles = {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"BK", 64}, {"STAGES", 4}};
+
+// The parts of K for an m×n C of such tiles: enough for two work-groups per compute unit, at
+// most 4 and each at least 1024 deep (N = 4096: 64 tiles in 4 parts, 0.055 against 0.095 ms
+// whole; N = 14336: 224 tiles whole, 0.042 ms against 0.061 in 4 parts).
+size_t wgmma_short_rows_splits(const DeviceInfo& device, size_t m, size_t n, size_t k);
+
+}  // namespace clgemm::detail
