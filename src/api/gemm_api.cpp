@@ -9,6 +9,7 @@
 #include "api/sm90a_probe.hpp"
 #include "exec/gemm_exec.hpp"
 #include "plan/grouped_launch.hpp"
+#include "plan/grouped_per_problem.hpp"
 #include "plan/launch_builder.hpp"
 #include "plan/normalise.hpp"
 #include "plan/plan_call.hpp"
@@ -142,8 +143,17 @@ void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue,
     if (!buffers.c) buffers.c = g.c.buffer;
     if (!buffers.a && detail::grouped_reads_ab(problems[i])) buffers.a = g.a.buffer, buffers.b = g.b.buffer;
   }
-  const detail::GroupedPlan plan = detail::plan_grouped(ctx.info(), rows, options);
-  const detail::LaunchPlan launch = detail::build_grouped_launch(rows, plan);
+  // 16-bit problems may take the wgmma path one by one, which only the planning device shows.
+  DeviceInfo scratch;
+  const DataType type = rows.front().type;
+  const GemmOptions with_compute = detail::with_compute(problems.front(), options);
+  const DeviceInfo& device = type == DataType::F16 || type == DataType::BF16
+                                 ? detail::planning_device(ctx, type, with_compute.math, scratch)
+                                 : ctx.info();
+  const detail::LaunchPlan launch =
+      detail::grouped_runs_per_problem(device, rows, with_compute)
+          ? detail::build_per_problem_launch(device, rows, with_compute)
+          : detail::build_grouped_launch(rows, detail::plan_grouped(ctx.info(), rows, options));
   if (options.events) options.events->clear();
   const cl::CommandQueue q(queue, true);
   hand_back(detail::enqueue_plan(ctx, q, launch, buffers, options.events), event);
