@@ -11,7 +11,8 @@ packages=(
   googletest libgtest-dev                                 # unit tests
   libcli11-dev nlohmann-json3-dev                         # CLI parsing, JSON output
   libopenblas-dev                                         # float64 reference and the CPU baseline
-  libclblast-dev                                          # peer library in benchmarks (optional at build time)
+  libclblast-dev                                          # peer library in benchmarks; headers of libclgemm_clblast
+  clblast-tests                                           # CLBlast's own GEMM tests, run on libclgemm_clblast
   gnuplot-nox                                             # `clgemm bench --plot` (and its tests)
   python3-dev python3-venv                                # the Python package (scripts/python-env.sh)
   libopenmpi-dev openmpi-bin libscalapack-openmpi-dev     # clgemm::dist (MPI), its tests and ScaLAPACK peer
