@@ -88,6 +88,11 @@ nlohmann::json to_json(const Report& rep) {
     j["gflops_best"] = number_or_null(r.gflops_best, r.timed());
     j["percent_peak"] = number_or_null(r.percent_peak, r.percent_peak >= 0);
     j["vs_clgemm"] = number_or_null(r.vs_clgemm, r.vs_clgemm > 0);
+    // A grouped call's problems, [m, n, k] each, so that another program can run the same ones.
+    if (r.shape.grouped()) {
+      j["problems"] = nlohmann::json::array();
+      for (const GemmShape& p : r.shape.problems) j["problems"].push_back({p.m, p.n, p.k});
+    }
     doc["results"].push_back(j);
   }
   doc["comparisons"] = nlohmann::json::array();

@@ -123,6 +123,15 @@ TEST(BenchCli, GroupedRunsOneCall) {
   const auto moe_doc = nlohmann::json::parse(m.out);
   ASSERT_EQ(moe_doc["results"].size(), 1u);
   EXPECT_EQ(moe_doc["results"][0]["status"], "ok") << moe_doc["results"][0]["note"];
+  // The JSON lists the problems, empty ones included, as the spec routes them.
+  const auto listed = moe_doc["results"][0]["problems"];
+  const auto routed = clgemm::bench::parse_grouped(moe).problems;
+  ASSERT_EQ(listed.size(), routed.size());
+  for (size_t i = 0; i < routed.size(); ++i) {
+    EXPECT_EQ(listed[i][0], routed[i].m);
+    EXPECT_EQ(listed[i][1], routed[i].n);
+    EXPECT_EQ(listed[i][2], routed[i].k);
+  }
 }
 
 // A grouped call's default peers include one cuBLAS call per problem; --impl alone decides otherwise.
