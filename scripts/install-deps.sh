@@ -13,6 +13,8 @@ packages=(
   libopenblas-dev                                         # float64 reference and the CPU baseline
   libclblast-dev                                          # peer library in benchmarks; headers of libclgemm_clblast
   clblast-tests                                           # CLBlast's own GEMM tests, run on libclgemm_clblast
+  gfortran                                                # a Fortran program calling the BLAS interposer
+  python3-numpy python3-pytest python3-hypothesis         # Debian's NumPy's tests under the BLAS interposer
   gnuplot-nox                                             # `clgemm bench --plot` (and its tests)
   python3-dev python3-venv                                # the Python package (scripts/python-env.sh)
   libopenmpi-dev openmpi-bin libscalapack-openmpi-dev     # clgemm::dist (MPI), its tests and ScaLAPACK peer

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${VENV:-.venv}
-if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import nanobind, scikit_build_core, numpy, pytest, pyopencl, ml_dtypes" 2>/dev/null; then
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import nanobind, scikit_build_core, numpy, pytest, pyopencl, ml_dtypes, hypothesis" 2>/dev/null; then
   echo "python-env: $venv is ready"
   exit 0
 fi

@@ -21,6 +21,8 @@ if [ -f "$BUILD/clgemm-dist-bench" ]; then
     libevent-core-2.1-7 libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 \
     libnl-route-3-200 libnuma1 libpsm2-2 libpsm-infinipath1 libpciaccess0 libmunge2 libscalapack-openmpi2.2)
 fi
+# The drop-in libraries (scripts/gpu/blas_speed.sh preloads libclgemm_blas).
+for lib in libclgemm_blas.so libclgemm_clblast.so; do [ -f "$BUILD/$lib" ] && cp "$BUILD/$lib" "$PACK/lib/"; done
 # The bench finds the plugin in ../lib from its own folder.
 [ -f "$BUILD/libclgemm_cublas.so" ] && cp "$BUILD/libclgemm_cublas.so" "$PACK/lib/"
 # Every library the binaries need except the C runtime, libstdc++ and the OpenCL loader, which the

@@ -1,0 +1,200 @@
+// offload.cpp — the device, the one-time measurement of rates, and a call run on the device.
+#include "dropin/blas/offload.hpp"
+
+#include "dropin/blas/policy.hpp"
+
+#include <clgemm/context.hpp>
+#include <clgemm/device.hpp>
+#include <clgemm/gemm.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace clgemm::blas {
+
+namespace {
+
+struct DeviceState {
+  std::mutex mutex;
+  bool opened = false;
+  std::unique_ptr<Context> ctx;
+  DeviceInfo info;
+  bool measured[2] = {false, false};  // per type: F32, F64
+  Rates rates[2];
+  bool failure_said = false;
+};
+
+// Never destroyed: programs exit with the OpenCL runtime's own teardown under way.
+DeviceState& state() {
+  static DeviceState* s = new DeviceState;
+  return *s;
+}
+
+// The device: $CLGEMM_BLAS_DEVICE as asked (a CPU device too), else the first GPU, else none.
+bool open_device(DeviceState& s) {
+  if (s.opened) return s.ctx != nullptr;
+  s.opened = true;
+  try {
+    if (!settings().device.empty()) {
+      s.info = choose_device(settings().device);
+    } else {
+      bool found = false;
+      for (const DeviceInfo& d : list_devices())
+        if (d.kind == DeviceKind::GPU && d.available) {
+          s.info = d, found = true;
+          break;
+        }
+      if (!found) return false;
+    }
+    s.ctx = std::make_unique<Context>(s.info);
+  } catch (const std::exception& e) {
+    if (tracing()) std::fprintf(stderr, "clgemm_blas: no device (%s); every call runs on the host\n", e.what());
+    s.ctx.reset();
+    return false;
+  }
+  if (tracing()) std::fprintf(stderr, "clgemm_blas: device %s (%s)\n", s.info.name.c_str(), s.info.platform.c_str());
+  return true;
+}
+
+size_t element(const BlasGemm& g) { return g.type == DataType::F64 ? 8 : 4; }
+
+// A matrix of `rows` × `cols` column-major elements `ld` apart on the host, packed (ld = rows) on
+// the device.
+void upload(const cl::CommandQueue& q, const cl::Buffer& dst, const void* src, size_t rows, size_t cols, size_t ld,
+            size_t e) {
+  if (ld == rows) {
+    q.enqueueWriteBuffer(dst, CL_FALSE, 0, rows * cols * e, src);
+    return;
+  }
+  const std::array<size_t, 3> zero{0, 0, 0}, region{rows * e, cols, 1};
+  q.enqueueWriteBufferRect(dst, CL_FALSE, zero, zero, region, rows * e, 0, ld * e, 0, src);
+}
+
+// The call on the device; C is written only once the result is back.
+void device_gemm(DeviceState& s, const BlasGemm& g) {
+  const size_t e = element(g), m = size_t(g.m), n = size_t(g.n), k = size_t(g.k);
+  const bool ta = transposed(g.transa), tb = transposed(g.transb);
+  const size_t a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
+  const Context& ctx = *s.ctx;
+  const cl::CommandQueue& q = ctx.queue();
+  cl::Buffer da(ctx.context(), CL_MEM_READ_ONLY, a_rows * a_cols * e);
+  cl::Buffer db(ctx.context(), CL_MEM_READ_ONLY, b_rows * b_cols * e);
+  cl::Buffer dc(ctx.context(), CL_MEM_READ_WRITE, m * n * e);
+  upload(q, da, g.a, a_rows, a_cols, size_t(g.lda), e);
+  upload(q, db, g.b, b_rows, b_cols, size_t(g.ldb), e);
+  // beta = 0: C is not read, as reference BLAS leaves it (a NaN in C does not survive).
+  if (g.beta != 0.0) upload(q, dc, g.c, m, n, size_t(g.ldc), e);
+  GemmCall call;
+  call.layout = Layout::ColMajor;
+  call.a_transpose = ta ? Transpose::Yes : Transpose::No;
+  call.b_transpose = tb ? Transpose::Yes : Transpose::No;
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = g.alpha, call.beta = g.beta;
+  call.a = {da(), 0, a_rows}, call.b = {db(), 0, b_rows}, call.c = {dc(), 0, m};
+  call.a_type = call.b_type = call.c_type = g.type;
+  gemm(call, q());
+  std::vector<unsigned char> out(m * n * e);
+  q.enqueueReadBuffer(dc, CL_TRUE, 0, out.size(), out.data());
+  auto* c = static_cast<unsigned char*>(g.c);
+  for (size_t j = 0; j < n; ++j) std::memcpy(c + j * size_t(g.ldc) * e, out.data() + j * m * e, m * e);
+}
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The rates for `type`, once: the host BLAS on 384³ (its second call), a 64 MiB upload, and the
+// device on 1024³ (its second call, less its transfers at that rate).
+Rates measure(DeviceState& s, DataType type, const std::function<void(const BlasGemm&)>& host) {
+  Rates r;
+  const size_t e = type == DataType::F64 ? 8 : 4;
+  const auto square = [&](size_t size, std::vector<unsigned char>& storage) {
+    storage.assign(3 * size * size * e, 0);
+    for (size_t i = 0; i < storage.size(); i += e) storage[i + e - 1] = 0x3f;  // 1/2^k-ish, finite
+    BlasGemm g;
+    g.m = g.n = g.k = g.lda = g.ldb = g.ldc = int64_t(size);
+    g.type = type;
+    g.a = storage.data(), g.b = storage.data() + size * size * e, g.c = storage.data() + 2 * size * size * e;
+    return g;
+  };
+  std::vector<unsigned char> small, large;
+  const BlasGemm h = square(384, small);
+  host(h);
+  r.host_flops = 2.0 * 384 * 384 * 384 / seconds_of([&] { host(h); });
+  std::vector<unsigned char> bytes(size_t(64) << 20);
+  cl::Buffer probe(s.ctx->context(), CL_MEM_READ_WRITE, bytes.size());
+  s.ctx->queue().enqueueWriteBuffer(probe, CL_TRUE, 0, bytes.size(), bytes.data());
+  r.link_bytes = double(bytes.size()) / seconds_of([&] {
+    s.ctx->queue().enqueueWriteBuffer(probe, CL_TRUE, 0, bytes.size(), bytes.data());
+  });
+  const BlasGemm d = square(1024, large);
+  device_gemm(s, d);
+  const double t = seconds_of([&] { device_gemm(s, d); }) - 4.0 * 1024 * 1024 * double(e) / r.link_bytes;
+  r.device_flops = t > 0 ? 2.0 * 1024 * 1024 * 1024 / t : 0;
+  if (tracing())
+    std::fprintf(stderr, "clgemm_blas: %s rates: host %.1f GFLOP/s, device %.1f GFLOP/s, link %.2f GB/s\n",
+                 type == DataType::F64 ? "f64" : "f32", r.host_flops * 1e-9, r.device_flops * 1e-9,
+                 r.link_bytes * 1e-9);
+  return r;
+}
+
+}  // namespace
+
+bool tracing() {
+  static const bool on = [] {
+    const char* v = std::getenv("CLGEMM_TRACE");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+void trace(const char* routine, const BlasGemm& g, const char* where) {
+  if (!tracing()) return;
+  std::fprintf(stderr, "clgemm_blas: %s %c%c %lldx%lldx%lld: %s\n", routine, g.transa, g.transb, (long long)g.m,
+               (long long)g.n, (long long)g.k, where);
+}
+
+bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host) {
+  const PolicySettings& p = settings();
+  if (p.off) return false;
+  const double flops = 2.0 * double(g.m) * double(g.n) * double(g.k);
+  if (p.min_flops >= 0 ? flops < p.min_flops : flops < kMeasureFromFlops) return false;
+  DeviceState& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!open_device(s)) return false;
+  const size_t e = element(g);
+  const double a = double(g.m) * double(g.k) * double(e), b = double(g.k) * double(g.n) * double(e),
+               c = double(g.m) * double(g.n) * double(e);
+  // No tiling yet: operands that do not fit on the device stay on the host.
+  if (std::max({a, b, c}) > double(s.info.max_alloc_bytes) || a + b + c > 0.8 * double(s.info.global_mem_bytes))
+    return false;
+  try {
+    // Without a host BLAS to compare with (or fall back to), the device takes every call it can.
+    if (p.min_flops < 0 && host) {
+      const int t = g.type == DataType::F64 ? 1 : 0;
+      if (!s.measured[t]) s.rates[t] = measure(s, g.type, host), s.measured[t] = true;
+      if (!device_pays(s.rates[t], g)) return false;
+    }
+    device_gemm(s, g);
+  } catch (const std::exception& e) {
+    if (!s.failure_said) {
+      std::fprintf(stderr, "clgemm_blas: the device failed (%s); such calls run on the host BLAS\n", e.what());
+      s.failure_said = true;
+    }
+    return false;
+  }
+  trace(routine, g, ("device " + s.info.name).c_str());
+  return true;
+}
+
+}  // namespace clgemm::blas

@@ -1,0 +1,22 @@
+// offload.hpp — whether a BLAS call runs on the OpenCL device, and running it there.
+#pragma once
+
+#include "dropin/blas/blas_gemm.hpp"
+
+#include <functional>
+
+namespace clgemm::blas {
+
+// Runs a valid, non-trivial call on the device where the policy says it pays (policy.hpp) and
+// returns true once C holds the result; false where the host is to run it: the policy chose the
+// host, there is no device, the operands do not fit on it, or the device failed (said once,
+// under CLGEMM_TRACE; C is then untouched). `host` runs the same call on the host BLAS, for the
+// one-time measurement of its rate. Thread-safe: calls from several threads take turns on the
+// device.
+bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host);
+
+// Whether CLGEMM_TRACE is set to something other than 0, and the trace's line for one call.
+bool tracing();
+void trace(const char* routine, const BlasGemm& g, const char* where);
+
+}  // namespace clgemm::blas

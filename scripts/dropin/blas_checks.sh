@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# blas_checks.sh — libclgemm_blas under a C and a Fortran program (tests/dropin/blas_calls.c and
+# .f90, linked to it first): every call forced onto OpenCL device 0 (CLGEMM_BLAS_DEVICE=0,
+# CLGEMM_BLAS_MIN_FLOPS=0) and checked against the host BLAS, the trace showing each entry point
+# served there; then with CLGEMM_BLAS=off, where every call must stay on the host; and an invalid
+# call, which the host BLAS reports (xerbla) with C untouched.
+#   bash scripts/dropin/blas_checks.sh BLAS_CALLS_C [BLAS_CALLS_FORTRAN] OUT_DIR
+set -uo pipefail
+c_program=$1
+fortran_program=${2:-}
+out=${3:-$(mktemp -d)}
+mkdir -p "$out"
+status=0
+fail() { echo "FAILED: $*"; status=1; }
+device_env=(CLGEMM_TRACE=1 CLGEMM_BLAS_DEVICE=0 CLGEMM_BLAS_MIN_FLOPS=0)
+env "${device_env[@]}" "$c_program" libopenblas.so.0 > "$out/c.txt" 2> "$out/c_trace.txt" || fail "the C program (device)"
+cat "$out/c.txt"
+for name in sgemm_ dgemm_ cblas_sgemm cblas_dgemm; do
+  served=$(grep -c "clgemm_blas: $name .*: device" "$out/c_trace.txt")
+  echo "  $name: $served calls on the device"
+  [ "$served" -gt 0 ] || fail "no $name call reached the device"
+done
+cat "$out/c.txt" "$out/c_trace.txt" | grep -q "parameter number *8" || fail "the invalid lda was not reported by the host BLAS"
+env CLGEMM_TRACE=1 CLGEMM_BLAS=off "$c_program" libopenblas.so.0 > "$out/c_off.txt" 2> "$out/c_off_trace.txt" ||
+  fail "the C program (CLGEMM_BLAS=off)"
+grep -q ": device" "$out/c_off_trace.txt" && fail "CLGEMM_BLAS=off still used the device"
+echo "  CLGEMM_BLAS=off: $(grep -c ': host' "$out/c_off_trace.txt") calls on the host, none on the device"
+# The model's own choice (no GPU in CI: the host; on a GPU machine, the device where it pays): right
+# either way.
+env CLGEMM_TRACE=1 "$c_program" libopenblas.so.0 > "$out/c_model.txt" 2> "$out/c_model_trace.txt" ||
+  fail "the C program (the model's choice)"
+echo "  the model's choice: $(grep -c ': device' "$out/c_model_trace.txt") calls on the device, $(grep -c ': host' "$out/c_model_trace.txt") on the host"
+if [ -n "$fortran_program" ]; then
+  env "${device_env[@]}" "$fortran_program" > "$out/f.txt" 2> "$out/f_trace.txt" || fail "the Fortran program"
+  cat "$out/f.txt"
+  for name in sgemm_ dgemm_; do
+    served=$(grep -c "clgemm_blas: $name .*: device" "$out/f_trace.txt")
+    echo "  Fortran $name: $served calls on the device"
+    [ "$served" -gt 0 ] || fail "no Fortran $name call reached the device"
+  done
+fi
+exit $status
