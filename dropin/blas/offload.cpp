@@ -16,6 +16,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace clgemm::blas {
@@ -65,6 +66,8 @@ bool open_device(DeviceState& s) {
 }
 
 size_t element(const BlasGemm& g) { return g.type == DataType::F64 ? 8 : 4; }
+
+size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 // A matrix of `rows` × `cols` column-major elements `ld` apart on the host, packed (ld = rows) on
 // the device.
@@ -148,6 +151,54 @@ Rates measure(DeviceState& s, DataType type, const std::function<void(const Blas
   return r;
 }
 
+// Blocks of C (mb rows × nb columns) whose A rows, B columns and C block fit the device together.
+struct Tiling {
+  size_t m = 0, n = 0, count = 0;
+};
+
+// Bytes the tiles' three buffers may take together: $CLGEMM_BLAS_TILE_BYTES (for tests), else 80 %
+// of the device's memory, no buffer above its largest allocation.
+double tile_budget(const DeviceInfo& d, size_t e) {
+  if (const char* v = std::getenv("CLGEMM_BLAS_TILE_BYTES"); v && *v) {
+    const double b = std::strtod(v, nullptr);
+    if (b >= double(3 * e)) return b;
+  }
+  return std::min(0.8 * double(d.global_mem_bytes), 3.0 * double(d.max_alloc_bytes));
+}
+
+// C whole where it fits, else halved along its longer side until the block fits; m = 0 where even
+// one element of C with all of K does not.
+Tiling tiles_for(const BlasGemm& g, double budget) {
+  const double e = g.type == DataType::F64 ? 8 : 4, k = double(g.k);
+  size_t mb = size_t(g.m), nb = size_t(g.n);
+  const auto bytes = [&] { return e * (double(mb) * k + k * double(nb) + double(mb) * double(nb)); };
+  while (bytes() > budget && (mb > 1 || nb > 1)) {
+    if (mb >= nb) mb = (mb + 1) / 2;
+    else nb = (nb + 1) / 2;
+  }
+  if (bytes() > budget) return {};
+  return {mb, nb, ceil_div(size_t(g.m), mb) * ceil_div(size_t(g.n), nb)};
+}
+
+// The blocks as calls of their own: op(A)'s rows i0… and op(B)'s columns j0… of the caller's
+// arrays, with the caller's leading dimensions.
+std::vector<BlasGemm> tiles_of(const BlasGemm& g, const Tiling& t) {
+  std::vector<BlasGemm> out;
+  const size_t e = element(g);
+  for (size_t j0 = 0; j0 < size_t(g.n); j0 += t.n)
+    for (size_t i0 = 0; i0 < size_t(g.m); i0 += t.m) {
+      BlasGemm b = g;
+      b.m = int64_t(std::min(t.m, size_t(g.m) - i0)), b.n = int64_t(std::min(t.n, size_t(g.n) - j0));
+      // op(A) rows i0…: rows of A as stored, or its columns where A is transposed.
+      b.a = static_cast<const unsigned char*>(g.a) + (transposed(g.transa) ? i0 * size_t(g.lda) : i0) * e;
+      // op(B) columns j0…: columns of B as stored, or its rows where B is transposed.
+      b.b = static_cast<const unsigned char*>(g.b) + (transposed(g.transb) ? j0 : j0 * size_t(g.ldb)) * e;
+      b.c = static_cast<unsigned char*>(g.c) + (j0 * size_t(g.ldc) + i0) * e;
+      out.push_back(b);
+    }
+  return out;
+}
+
 }  // namespace
 
 bool tracing() {
@@ -172,12 +223,9 @@ bool run_on_device(const BlasGemm& g, const char* routine, const std::function<v
   DeviceState& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!open_device(s)) return false;
-  const size_t e = element(g);
-  const double a = double(g.m) * double(g.k) * double(e), b = double(g.k) * double(g.n) * double(e),
-               c = double(g.m) * double(g.n) * double(e);
-  // No tiling yet: operands that do not fit on the device stay on the host.
-  if (std::max({a, b, c}) > double(s.info.max_alloc_bytes) || a + b + c > 0.8 * double(s.info.global_mem_bytes))
-    return false;
+  const Tiling tiling = tiles_for(g, tile_budget(s.info, element(g)));
+  if (tiling.m == 0) return false;  // not even one row and one column of C fit with all of K
+  size_t done = 0;
   try {
     // Without a host BLAS to compare with (or fall back to), the device takes every call it can.
     if (p.min_flops < 0 && host) {
@@ -185,15 +233,23 @@ bool run_on_device(const BlasGemm& g, const char* routine, const std::function<v
       if (!s.measured[t]) s.rates[t] = measure(s, g.type, host), s.measured[t] = true;
       if (!device_pays(s.rates[t], g)) return false;
     }
-    device_gemm(s, g);
+    for (const BlasGemm& tile : tiles_of(g, tiling)) {
+      device_gemm(s, tile);
+      ++done;
+    }
   } catch (const std::exception& e) {
     if (!s.failure_said) {
       std::fprintf(stderr, "clgemm_blas: the device failed (%s); such calls run on the host BLAS\n", e.what());
       s.failure_said = true;
     }
-    return false;
+    // The tiles already done hold their result; the host takes the rest (all of them where none
+    // was done, or where there is no host BLAS to take only some).
+    if (done == 0 || !host) return false;
+    const std::vector<BlasGemm> all = tiles_of(g, tiling);
+    for (size_t i = done; i < all.size(); ++i) host(all[i]);
   }
-  trace(routine, g, ("device " + s.info.name).c_str());
+  trace(routine, g, tiling.count > 1 ? ("device " + s.info.name + ", " + std::to_string(tiling.count) + " tiles").c_str()
+                                     : ("device " + s.info.name).c_str());
   return true;
 }
 

@@ -9,10 +9,11 @@ namespace clgemm::blas {
 
 // Runs a valid, non-trivial call on the device where the policy says it pays (policy.hpp) and
 // returns true once C holds the result; false where the host is to run it: the policy chose the
-// host, there is no device, the operands do not fit on it, or the device failed (said once,
-// under CLGEMM_TRACE; C is then untouched). `host` runs the same call on the host BLAS, for the
-// one-time measurement of its rate. Thread-safe: calls from several threads take turns on the
-// device.
+// host, there is no device, or the device failed before any of C was written (said once on
+// stderr; C is then untouched). A C whose operands do not fit the device at once runs in blocks
+// that do (halved along C's longer side); should the device fail after some blocks, `host` runs
+// the rest. `host` also runs the one-time measurement of the host's rate. Thread-safe: calls from
+// several threads take turns on the device.
 bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host);
 
 // Whether CLGEMM_TRACE is set to something other than 0, and the trace's line for one call.

@@ -25,6 +25,13 @@ env CLGEMM_TRACE=1 CLGEMM_BLAS=off "$c_program" libopenblas.so.0 > "$out/c_off.t
   fail "the C program (CLGEMM_BLAS=off)"
 grep -q ": device" "$out/c_off_trace.txt" && fail "CLGEMM_BLAS=off still used the device"
 echo "  CLGEMM_BLAS=off: $(grep -c ': host' "$out/c_off_trace.txt") calls on the host, none on the device"
+# Operands that do not fit at once run in blocks of C: a budget of 24 KB of device memory cuts
+# the larger calls into many.
+env "${device_env[@]}" CLGEMM_BLAS_TILE_BYTES=24000 "$c_program" libopenblas.so.0 > "$out/c_tiles.txt" \
+  2> "$out/c_tiles_trace.txt" || fail "the C program (tiles)"
+tiled=$(grep -c ": device .*, [0-9]* tiles" "$out/c_tiles_trace.txt")
+echo "  in blocks (CLGEMM_BLAS_TILE_BYTES=24000): $tiled calls, $(tail -1 "$out/c_tiles.txt")"
+[ "$tiled" -gt 0 ] || fail "no call ran in blocks"
 # The model's own choice (no GPU in CI: the host; on a GPU machine, the device where it pays): right
 # either way.
 env CLGEMM_TRACE=1 "$c_program" libopenblas.so.0 > "$out/c_model.txt" 2> "$out/c_model_trace.txt" ||
