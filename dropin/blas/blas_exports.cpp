@@ -58,7 +58,8 @@ void fortran_gemm(const char* name, const char* ta, const char* tb, const I* m, 
   g.alpha = double(*alpha), g.beta = double(*beta);
   g.a = a, g.b = b, g.c = c;
   g.type = type_of<T>();
-  if (valid(g) && !trivial(g) && run_on_device(g, name, host ? std::function<void(const BlasGemm&)>(on_host) : nullptr))
+  if (valid(g) && !trivial(g) && run_on_device(g, name, host ? std::function<void(const BlasGemm&)>(on_host) : nullptr,
+                                                reinterpret_cast<const void*>(host)))
     return;
   if (!host) return no_host(name);
   trace(name, g, "host");
@@ -93,7 +94,8 @@ void cblas_gemm(const char* name, int order, int ta, int tb, I m, I n, I k, T al
          I(h.ldc));
   };
   if (ordered && valid(g) && !trivial(g) &&
-      run_on_device(g, name, host ? std::function<void(const BlasGemm&)>(on_host) : nullptr))
+      run_on_device(g, name, host ? std::function<void(const BlasGemm&)>(on_host) : nullptr,
+                                                reinterpret_cast<const void*>(host)))
     return;
   if (!host) return no_host(name);
   trace(name, g, "host");

@@ -3,6 +3,9 @@
 
 #include "dropin/blas/policy.hpp"
 
+#include <dlfcn.h>
+#include <unistd.h>
+
 #include <clgemm/context.hpp>
 #include <clgemm/device.hpp>
 #include <clgemm/gemm.hpp>
@@ -10,6 +13,8 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -151,6 +156,54 @@ Rates measure(DeviceState& s, DataType type, const std::function<void(const Blas
   return r;
 }
 
+// The rates kept on disk, one line per device, driver, type and host BLAS library:
+// "KEY<TAB>host_flops device_flops link_bytes", in the program cache's folder.
+std::string rates_key(const DeviceInfo& d, DataType type, const void* host_symbol) {
+  Dl_info info{};
+  const std::string host = host_symbol && dladdr(host_symbol, &info) && info.dli_fname ? info.dli_fname : "?";
+  std::string key = d.platform + "|" + d.name + "|" + d.driver + "|" + (type == DataType::F64 ? "f64" : "f32") + "|" + host;
+  for (char& ch : key)
+    if (ch == '\t' || ch == '\n') ch = ' ';
+  return key;
+}
+
+bool read_rates(const std::string& file, const std::string& key, Rates& r) {
+  if (file.empty()) return false;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos || line.compare(0, tab, key) != 0 || tab != key.size()) continue;
+    std::istringstream values(line.substr(tab + 1));
+    Rates got;
+    if (values >> got.host_flops >> got.device_flops >> got.link_bytes && got.host_flops > 0 && got.device_flops > 0 &&
+        got.link_bytes > 0) {
+      r = got;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Appends the line through a temporary and a rename, so that a reader never sees half of it.
+void write_rates(const std::string& file, const std::string& key, const Rates& r) {
+  if (file.empty() || r.host_flops <= 0 || r.device_flops <= 0 || r.link_bytes <= 0) return;
+  std::string kept;
+  {
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line))
+      if (line.compare(0, key.size() + 1, key + "\t") != 0) kept += line + "\n";
+  }
+  const std::string temporary = file + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary);
+    out << kept << key << '\t' << r.host_flops << ' ' << r.device_flops << ' ' << r.link_bytes << '\n';
+    if (!out) return;
+  }
+  std::rename(temporary.c_str(), file.c_str());
+}
+
 // Blocks of C (mb rows × nb columns) whose A rows, B columns and C block fit the device together.
 struct Tiling {
   size_t m = 0, n = 0, count = 0;
@@ -215,7 +268,8 @@ void trace(const char* routine, const BlasGemm& g, const char* where) {
                (long long)g.n, (long long)g.k, where);
 }
 
-bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host) {
+bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host,
+                   const void* host_symbol) {
   const PolicySettings& p = settings();
   if (p.off) return false;
   const double flops = 2.0 * double(g.m) * double(g.n) * double(g.k);
@@ -230,7 +284,17 @@ bool run_on_device(const BlasGemm& g, const char* routine, const std::function<v
     // Without a host BLAS to compare with (or fall back to), the device takes every call it can.
     if (p.min_flops < 0 && host) {
       const int t = g.type == DataType::F64 ? 1 : 0;
-      if (!s.measured[t]) s.rates[t] = measure(s, g.type, host), s.measured[t] = true;
+      if (!s.measured[t]) {
+        const std::string key = rates_key(s.info, g.type, host_symbol);
+        const std::string file = s.ctx->program_cache_dir().empty() ? "" : s.ctx->program_cache_dir() + "/blas_rates.txt";
+        if (!read_rates(file, key, s.rates[t])) {
+          s.rates[t] = measure(s, g.type, host);
+          write_rates(file, key, s.rates[t]);
+        } else if (tracing()) {
+          std::fprintf(stderr, "clgemm_blas: rates for %s from %s\n", key.c_str(), file.c_str());
+        }
+        s.measured[t] = true;
+      }
       if (!device_pays(s.rates[t], g)) return false;
     }
     for (const BlasGemm& tile : tiles_of(g, tiling)) {

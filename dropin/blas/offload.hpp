@@ -13,8 +13,10 @@ namespace clgemm::blas {
 // stderr; C is then untouched). A C whose operands do not fit the device at once runs in blocks
 // that do (halved along C's longer side); should the device fail after some blocks, `host` runs
 // the rest. `host` also runs the one-time measurement of the host's rate. Thread-safe: calls from
-// several threads take turns on the device.
-bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host);
+// several threads take turns on the device. `host_symbol` is the host function itself: its library
+// names the host BLAS in the rates kept on disk (policy.hpp).
+bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host,
+                   const void* host_symbol);
 
 // Whether CLGEMM_TRACE is set to something other than 0, and the trace's line for one call.
 bool tracing();

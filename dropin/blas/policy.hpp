@@ -16,8 +16,9 @@ struct PolicySettings {
 };
 const PolicySettings& settings();
 
-// Rates the model takes, measured once per process (offload.cpp): the host BLAS's and the
-// device's floating-point operations per second, and bytes per second to and from the device.
+// Rates the model takes, measured once (offload.cpp) and kept in the program cache's folder: the
+// host BLAS's and the device's floating-point operations per second, and bytes per second to
+// and from the device.
 struct Rates {
   double host_flops = 0, device_flops = 0, link_bytes = 0;
 };

@@ -37,6 +37,17 @@ echo "  in blocks (CLGEMM_BLAS_TILE_BYTES=24000): $tiled calls, $(tail -1 "$out/
 env CLGEMM_TRACE=1 "$c_program" libopenblas.so.0 > "$out/c_model.txt" 2> "$out/c_model_trace.txt" ||
   fail "the C program (the model's choice)"
 echo "  the model's choice: $(grep -c ': device' "$out/c_model_trace.txt") calls on the device, $(grep -c ': host' "$out/c_model_trace.txt") on the host"
+# The model on a device asked for by name: its rates are measured once and kept on disk, and the
+# second run reads them back.
+cache=$(mktemp -d)
+for run in 1 2; do
+  env CLGEMM_TRACE=1 CLGEMM_BLAS_DEVICE=0 CLGEMM_CACHE_DIR="$cache" "$c_program" libopenblas.so.0 \
+    > "$out/c_rates$run.txt" 2> "$out/c_rates${run}_trace.txt" || fail "the C program (the model, run $run)"
+done
+grep -h "rates" "$out/c_rates1_trace.txt" | sed 's/^/  /'
+grep -q "f64 rates: host" "$out/c_rates1_trace.txt" || fail "the first run measured no rates"
+grep -q "rates for .* from $cache" "$out/c_rates2_trace.txt" || fail "the second run did not read the kept rates"
+rm -rf "$cache"
 if [ -n "$fortran_program" ]; then
   env "${device_env[@]}" "$fortran_program" > "$out/f.txt" 2> "$out/f_trace.txt" || fail "the Fortran program"
   cat "$out/f.txt"
