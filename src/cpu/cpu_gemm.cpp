@@ -1,7 +1,7 @@
 // cpu_gemm.cpp — the triple-loop baseline, OpenBLAS, the float64 reference and error measures.
 #include <clgemm/cpu.hpp>
 
-#include <cblas.h>
+#include "cpu/host_cblas.hpp"
 
 #include <cmath>
 #include <limits>
@@ -19,8 +19,8 @@ void gemm_triple_loop(const GemmShape& s, const float* a, const float* b, float*
 }
 
 void gemm_openblas(const GemmShape& s, const float* a, const float* b, float* c) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0f, a, int(s.k), b,
-              int(s.n), 0.0f, c, int(s.n));
+  detail::host_cblas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0f, a,
+                             int(s.k), b, int(s.n), 0.0f, c, int(s.n));
 }
 
 std::vector<double> gemm_reference_f64(const GemmShape& s, const float* a, const float* b) {
@@ -32,7 +32,7 @@ std::vector<double> gemm_reference_f64(const GemmShape& s, const double* a, cons
   std::vector<double> cd(s.m * s.n * s.batch, 0.0);
   if (s.m && s.n && s.k)
     for (size_t i = 0; i < s.batch; ++i)
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0, a + i * s.m * s.k,
+      detail::host_cblas().dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.n), int(s.k), 1.0, a + i * s.m * s.k,
                   int(s.k), b + i * s.k * s.n, int(s.n), 0.0, cd.data() + i * s.m * s.n, int(s.n));
   return cd;
 }
