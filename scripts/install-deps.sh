@@ -14,6 +14,7 @@ packages=(
   libclblast-dev                                          # peer library in benchmarks; headers of libclgemm_clblast
   clblast-tests                                           # CLBlast's own GEMM tests, run on libclgemm_clblast
   gfortran                                                # a Fortran program calling the BLAS interposer
+  oclgrind                                                # the kernels under a strict OpenCL simulator (ctest -L oclgrind)
   python3-numpy python3-pytest python3-hypothesis         # Debian's NumPy's tests under the BLAS interposer
   gnuplot-nox                                             # `clgemm bench --plot` (and its tests)
   python3-dev python3-venv                                # the Python package (scripts/python-env.sh)

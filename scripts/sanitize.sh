@@ -16,8 +16,9 @@ CONCURRENT='GemmThreads.*:ContextLifetime.*:*.ConcurrentWriters*:Warnings.*'
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCLGEMM_SANITIZE=address,undefined
 cmake --build build-asan -j"$BUILD_JOBS"
 # The installation test builds the examples without sanitizers, which cannot link a library built
-# with them, and CLBlast's own test programs are not built with them, so a sanitized shim cannot be
-# preloaded into them; the plain build runs both.
+# with them; CLBlast's own test programs are not built with them, so a sanitized shim cannot be
+# preloaded into them; and Oclgrind preloads its own runtime ahead of the sanitizers'. The plain
+# build runs all three.
 (
   cd build-asan
   # intercept_tls_get_addr=0: GCC 12's runtime records each dynamic TLS block it sees through
@@ -31,7 +32,7 @@ cmake --build build-asan -j"$BUILD_JOBS"
   export LSAN_OPTIONS=suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   set +e
-  CLGEMM_FUZZ_SECONDS=$FUZZ_SECONDS ctest --output-on-failure -j"$JOBS" -E "InstallAndBuildExamples|DropIn\." 2>&1 |
+  CLGEMM_FUZZ_SECONDS=$FUZZ_SECONDS ctest --output-on-failure -j"$JOBS" -E "InstallAndBuildExamples|DropIn\.|Oclgrind\." 2>&1 |
     tee ctest-asan.log
   status=${PIPESTATUS[0]}
   set -e

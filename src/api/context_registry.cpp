@@ -22,9 +22,12 @@ struct Registry {
   std::list<Entry> entries;  // most recently used first
 };
 
+// Never destroyed: at exit the OpenCL runtime may already have torn down its own state (Oclgrind's
+// thread-local stacks go before static destructors run, and releasing a program then writes into
+// freed memory), so the Contexts still cached are left to the end of the process.
 Registry& registry() {
-  static Registry r;
-  return r;
+  static Registry* r = new Registry;
+  return *r;
 }
 
 }  // namespace
