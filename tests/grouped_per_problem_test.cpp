@@ -100,11 +100,7 @@ TEST(GroupedPerProblemOnDevice, MatchesFloat64) {
   }
   std::mt19937 rng{unsigned(fresh_seed())};
   std::uniform_real_distribution<double> u(-1, 1);
-  const auto random = [&](size_t count) {
-    std::vector<double> v(count);
-    for (auto& x : v) x = u(rng);
-    return cpu::from_storage(in, cpu::to_storage(in, v).data(), count);
-  };
+  const auto random = [&](size_t count) { return random_stored(in, count, rng); };
   const std::vector<double> a = random(a_size), b = random(b_size);
   std::vector<float> c0(c_size);
   for (auto& x : c0) x = float(u(rng));

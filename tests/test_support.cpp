@@ -79,6 +79,13 @@ cl::Buffer upload(const Context& ctx, const std::vector<float>& host) {
   return b;
 }
 
+std::vector<double> random_stored(DataType type, size_t count, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> v(count);
+  for (auto& x : v) x = u(rng);
+  return cpu::from_storage(type, cpu::to_storage(type, v).data(), count);
+}
+
 cl::Buffer upload_as(const Context& ctx, DataType type, const std::vector<double>& values) {
   std::vector<unsigned char> bytes = cpu::to_storage(type, values);
   if (bytes.empty()) return ctx.buffer(1);

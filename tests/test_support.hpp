@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,9 @@ void expect_scale_kernel_works(const Context& ctx, cl::Kernel kernel);
 
 // Uploads host data to a new device buffer.
 cl::Buffer upload(const Context& ctx, const std::vector<float>& host);
+// `count` values drawn uniformly from [-1, 1) with `rng`, rounded to what `type` holds (the values
+// a device buffer of that type receives).
+std::vector<double> random_stored(DataType type, size_t count, std::mt19937& rng);
 // Uploads `values` stored as `type` (rounded where it holds less) to a new device buffer.
 cl::Buffer upload_as(const Context& ctx, DataType type, const std::vector<double>& values);
 std::vector<float> download(const Context& ctx, const cl::Buffer& buf, size_t count);

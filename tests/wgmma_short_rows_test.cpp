@@ -72,12 +72,7 @@ TEST(WgmmaShortRows, RuleTakesFewRowsAgainstLargeWeights) {
 void check_short_rows_on_device(DataType in, size_t m, size_t n, size_t k, bool b_transposed) {
   const size_t lda = k + 8, ldb = b_transposed ? k + 8 : n + 8, ldc = n + 3, guard = 41;
   std::mt19937 rng(unsigned(m * 131 + n + k + b_transposed));
-  std::uniform_real_distribution<double> u(-1, 1);
-  const auto random = [&](size_t count) {
-    std::vector<double> v(count);
-    for (auto& x : v) x = u(rng);
-    return cpu::from_storage(in, cpu::to_storage(in, v).data(), count);
-  };
+  const auto random = [&](size_t count) { return random_stored(in, count, rng); };
   const size_t b_rows = b_transposed ? n : k;
   const std::vector<double> a = random(m * lda), b = random(b_rows * ldb), c0 = random(guard + m * ldc + guard);
   const Context& ctx = shared_context();

@@ -170,11 +170,7 @@ void check_split_on_device(DataType in, Math math, bool tma, size_t m, size_t n,
   const size_t lda = (k + 63) / 64 * 64, ldb = lda, ldc = n + 3, guard = 37;
   std::mt19937 rng(unsigned(m * 31 + n * 7 + k + splits));
   std::uniform_real_distribution<double> u(-1, 1);
-  const auto random = [&](size_t count) {
-    std::vector<double> v(count);
-    for (auto& x : v) x = u(rng);
-    return cpu::from_storage(in, cpu::to_storage(in, v).data(), count);
-  };
+  const auto random = [&](size_t count) { return random_stored(in, count, rng); };
   const std::vector<double> a = random(m * lda), b = random(n * ldb), c0 = random(guard + m * ldc + guard);
   const Context& ctx = shared_context();
   cl::Buffer da = upload_as(ctx, in, a), db = upload_as(ctx, in, b), dc = upload_as(ctx, DataType::F32, c0);

@@ -498,11 +498,7 @@ void check_batch_on_device(DataType in, bool b_transposed, bool listed, bool ali
   const size_t a_item = m * lda + 64, b_item = (b_transposed ? n : k) * ldb + (aligned ? 64 : 8), c_item = m * ldc + 7;
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);
-  const auto random = [&](size_t count) {
-    std::vector<double> v(count);
-    for (auto& x : v) x = u(rng);
-    return cpu::from_storage(in, cpu::to_storage(in, v).data(), count);
-  };
+  const auto random = [&](size_t count) { return random_stored(in, count, rng); };
   const std::vector<double> a = random(items * a_item), b = random(items * b_item);
   std::vector<double> c = random(items * c_item + 16);
   const std::vector<double> alphas = {1.0, -0.5, 2.0}, betas = {0.0, 0.75, -1.0};

@@ -48,12 +48,7 @@ size_t wrong_elements(DataType in, bool b_transposed, const Product& sh, const K
   const size_t a_item = sh.m * lda + line, b_item = (b_transposed ? sh.n : sh.k) * ldb + line;
   const size_t c_item = sh.m * ldc + 5;
   std::mt19937 rng{unsigned(fresh_seed())};
-  std::uniform_real_distribution<double> u(-1, 1);
-  const auto random = [&](size_t count) {
-    std::vector<double> v(count);
-    for (auto& x : v) x = u(rng);
-    return cpu::from_storage(in, cpu::to_storage(in, v).data(), count);
-  };
+  const auto random = [&](size_t count) { return random_stored(in, count, rng); };
   const std::vector<double> a = random(sh.items * a_item), b = random(sh.items * b_item);
   std::vector<double> c = random(sh.items * c_item + 64);
   cl::Buffer da = upload_as(ctx, in, a), db = upload_as(ctx, in, b), dc = upload_as(ctx, DataType::F32, c);
