@@ -2,6 +2,7 @@
 #include "dropin/blas/offload.hpp"
 
 #include "dropin/blas/policy.hpp"
+#include "dropin/trace_env.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -254,13 +255,7 @@ std::vector<BlasGemm> tiles_of(const BlasGemm& g, const Tiling& t) {
 
 }  // namespace
 
-bool tracing() {
-  static const bool on = [] {
-    const char* v = std::getenv("CLGEMM_TRACE");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
-  return on;
-}
+bool tracing() { return dropin::trace_requested(); }
 
 void trace(const char* routine, const BlasGemm& g, const char* where) {
   if (!tracing()) return;

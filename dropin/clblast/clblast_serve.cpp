@@ -1,12 +1,11 @@
 // clblast_serve.cpp — CLBlast GEMM calls run by clgemm.
 #include "dropin/clblast/clblast_serve.hpp"
+#include "dropin/trace_env.hpp"
 
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <string>
 
@@ -40,13 +39,7 @@ GemmCall to_call(const ClblastGemmArgs& g, DataType type) {
 
 }  // namespace
 
-bool tracing() {
-  static const bool on = [] {
-    const char* v = std::getenv("CLGEMM_TRACE");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
-  return on;
-}
+bool tracing() { return trace_requested(); }
 
 StatusCode serve_gemm(const char* routine, ClblastGemmArgs g, const ClblastBatch& batch, DataType type,
                       cl_command_queue* queue, cl_event* event) {

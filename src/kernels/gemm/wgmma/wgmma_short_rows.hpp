@@ -18,15 +18,15 @@ namespace clgemm::detail {
 // 0.104 against 0.053).
 constexpr size_t kWgmmaShortRowsMin = 2;
 constexpr size_t kWgmmaShortRowsMax = 64;
-// The least B (n·k elements) the rule takes: 4096² and up was measured.
+// The least B (n·k elements) the rule takes: the smallest weights measured, 4096².
 constexpr double kWgmmaShortRowsMinWeights = 16777216.0;  // 2^24
 
 // Whether a single 16-bit product of m×n×k (m from kWgmmaShortRowsMin to kWgmmaShortRowsMax, n
 // and k at least 64, n·k at least kWgmmaShortRowsMinWeights) runs on wgmma with
 // kWgmmaShortRowTiles, before the wide kernel and wgmma's square-product tiles. Such a call reads
 // B once at memory speed, so a 64-row tile mostly empty costs little: H200, bf16, `force_probe
-// bf16 wgmma`, 16×4096×14336 0.055 ms in four parts of K against 0.27 on the SIMT kernels the
-// planner chose before, 32×14336×4096 0.042 against 0.31.
+// bf16 wgmma`, 16×4096×14336 0.055 ms in four parts of K against 0.27 on the SIMT kernels,
+// 32×14336×4096 0.042 against 0.31.
 bool wgmma_short_rows_pay(size_t m, size_t n, size_t k, DataType type, size_t items);
 
 // One warpgroup's 64×64 tiles in four slices of 64 elements (128-byte rows): the fastest of the
