@@ -46,16 +46,31 @@ TEST(WgmmaShortRows, RuleTakesFewRowsAgainstLargeWeights) {
   EXPECT_EQ(plan_call(d, one_row).parts.at(0).plan.path, GemmPath::Wide);
   EXPECT_EQ(plan_call(d, two_rows).parts.at(0).plan.path, GemmPath::Wide) << "float32 rows";
   EXPECT_EQ(detail::wgmma_short_rows_splits(d, 64, 4096, 14336), 4u);
-  EXPECT_EQ(detail::wgmma_short_rows_splits(d, 128, 4096, 14336), 2u);
-  // Outside the rule: float32, one row or more than 64, small weights, batches.
+  // Outside the rule: float32, one row or more than 256, small weights, batches.
   EXPECT_FALSE(detail::wgmma_short_rows_pay(16, 4096, 14336, DataType::F32, 1));
   EXPECT_FALSE(detail::wgmma_short_rows_pay(1, 4096, 14336, DataType::BF16, 1));
-  EXPECT_FALSE(detail::wgmma_short_rows_pay(65, 4096, 14336, DataType::BF16, 1));
+  EXPECT_FALSE(detail::wgmma_short_rows_pay(257, 4096, 14336, DataType::BF16, 1));
   EXPECT_FALSE(detail::wgmma_short_rows_pay(16, 2048, 2048, DataType::BF16, 1));
   EXPECT_FALSE(detail::wgmma_short_rows_pay(16, 4096, 14336, DataType::BF16, 2));
   EXPECT_NE(plan_gemm(d, 16, 2048, 2048, {}, DataType::BF16).path, GemmPath::Wgmma);
-  EXPECT_NE(plan_gemm(d, 65, 4096, 14336, {}, DataType::BF16).params.at("STAGES"), 4)
-      << "65 rows take the square-product rule's tiles";
+  EXPECT_NE(plan_gemm(d, 257, 4096, 14336, {}, DataType::BF16).params.at("STAGES"), 4)
+      << "257 rows take the square-product rule's tiles";
+  // 65 to 128 rows: 128×64 tiles in as many parts as one round of the units holds.
+  for (const size_t rows : {65, 96, 128}) {
+    const GemmPlan mid = plan_gemm(d, rows, 4096, 14336, {}, DataType::BF16);
+    ASSERT_EQ(mid.path, GemmPath::Wgmma) << mid.describe();
+    for (const auto& [name, value] : detail::kWgmmaMidRowTiles) EXPECT_EQ(mid.params.at(name), value) << name;
+    EXPECT_EQ(mid.splits, 2u) << rows << " rows: 64 tiles";
+    EXPECT_NE(mid.reason.find("128-row tiles"), std::string::npos) << mid.reason;
+  }
+  EXPECT_EQ(plan_gemm(d, 128, 14336, 4096, {}, DataType::F16).splits, 1u) << "224 tiles fill the units whole";
+  // 129 to 256 rows: 128×128 tiles.
+  const GemmPlan two_tiles = plan_gemm(d, 256, 4096, 14336, {}, DataType::BF16);
+  ASSERT_EQ(two_tiles.path, GemmPath::Wgmma);
+  for (const auto& [name, value] : detail::kWgmmaMidRowWideTiles) EXPECT_EQ(two_tiles.params.at(name), value) << name;
+  EXPECT_EQ(two_tiles.splits, 2u);
+  EXPECT_EQ(detail::wgmma_short_rows_splits(d, 200, 14336, 4096), 1u);
+  EXPECT_EQ(detail::wgmma_short_rows_splits(d, 128, 1024, 16384), 4u) << "16 tiles: 8 parts wanted, 4 at most";
   // A caller's parameters or splits win over the rule's.
   GemmOptions two;
   two.force_splits = 2;
@@ -122,6 +137,11 @@ TEST(WgmmaShortRowsOnDevice, PlannersChoiceMatchesFloat64) {
   // Two rows (before the wide kernel) and a whole 64-row tile.
   check_short_rows_on_device(DataType::BF16, 2, 4104, 4100, false);
   check_short_rows_on_device(DataType::F16, 64, 4160, 4100, false);
+  // 128-row tiles: rows on one tile and on two, odd N, K in parts and whole, B both ways.
+  check_short_rows_on_device(DataType::BF16, 65, 4100, 8200, false);
+  check_short_rows_on_device(DataType::F16, 127, 4097, 4104, true);
+  check_short_rows_on_device(DataType::BF16, 200, 8195, 2056, false);
+  check_short_rows_on_device(DataType::F16, 256, 4160, 4100, true);
 }
 
 }  // namespace

@@ -15,17 +15,17 @@ export LD_LIBRARY_PATH="$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}"
 LARGE=${LARGE:-"8192x8192x8192 16384x16384x16384 4096x4096x65536"}
 SWEEP=${SWEEP:-"64x64x64 128x128x128 256x256x256 512x512x512 1024x1024x1024 2048x2048x2048 4096x4096x4096"}  # with LARGE: 64 to 16384
 status=0
-for t in f32 f64; do
+for t in ${TYPES:-f32 f64}; do
   timeout "${HOST_TIMEOUT:-240}" python3 scripts/gpu/blas_speed.py $t $LARGE $SWEEP | tee "$OUT/host_$t.txt" || status=1
   CLGEMM_TRACE=1 LD_PRELOAD="$lib" timeout "${DEVICE_TIMEOUT:-240}" python3 scripts/gpu/blas_speed.py $t $LARGE $SWEEP \
     2> "$OUT/trace_$t.txt" | tee "$OUT/clgemm_$t.txt" || status=1
   grep "rates" "$OUT/trace_$t.txt"
 done
 # Side by side: clgemm_blas over the host BLAS, per shape; below 0.95 fails the sweep.
-python3 - "$OUT" <<'PY' || status=1
+python3 - "$OUT" "${TYPES:-f32 f64}" <<'PY' || status=1
 import re, sys
 out, bad = sys.argv[1], 0
-for t in ("f32", "f64"):
+for t in sys.argv[2].split():
     rate = lambda f: {l.split(":")[0]: float(re.search(r"([0-9.]+) GFLOP/s", l).group(1)) for l in open(f"{out}/{f}_{t}.txt")}
     host, dev = rate("host"), rate("clgemm")
     for shape in host:

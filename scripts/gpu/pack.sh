@@ -43,6 +43,9 @@ g++ -O2 -std=c++17 scripts/gpu/batched_probe.cpp -Iinclude -L"$BUILD" -lclgemm -
   -o "$PACK/bin/batched_probe"
 g++ -O2 -std=c++17 scripts/gpu/precision_probe.cpp -Iinclude -L"$BUILD" -lclgemm -lclblast -lOpenCL \
   -o "$PACK/bin/precision_probe"
+# A program written for CLBlast's C API, timed with and without libclgemm_clblast preloaded
+# (clblast_speed.sh).
+gcc -O2 scripts/gpu/clblast_timing.c -lclblast -lOpenCL -lm -o "$PACK/bin/clblast_timing"
 # The host-copy probe: threaded copies and uploads from pinned, pageable and registered memory,
 # which bound the distributed GEMM's host side (docs/distributed.md).
 g++ -O2 -std=c++17 scripts/gpu/host_copy_probe.cpp -Iinclude -lOpenCL -lpthread -o "$PACK/bin/host_copy_probe"

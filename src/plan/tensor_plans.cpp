@@ -224,7 +224,7 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   plan.kernel = wgmma_descriptor().info.id;
   // The arithmetic asked for sets TERMS, whatever the caller forces. 3xTF32's lo buffers leave
   // the defaults' slices no room, so what a caller forces overrides its own defaults.
-  KernelParams ps = short_rows ? kWgmmaShortRowTiles
+  KernelParams ps = short_rows ? wgmma_short_rows_tiles(m)
                    : o.force_params.empty() || three ? wgmma_tiles(device, m, n, k, batch, type, o.math)
                                                      : KernelParams{};
   for (const auto& [name, value] : o.force_params) ps[name] = value;
@@ -249,7 +249,9 @@ std::optional<GemmPlan> plan_wgmma(const DeviceInfo& device, size_t m, size_t n,
   plan.reason = forced ? "path forced by the caller"
                        : std::string(type == DataType::F32 ? math_name(o.math) : data_type_name(type)) +
                              " products on Hopper's tensor cores (wgmma, PTX patched for sm_90a)" +
-                             (short_rows ? "; a few rows against large weights: 64-row tiles, B read once" : "");
+                             (short_rows ? "; a few rows against large weights: " + std::to_string(wgmma_short_rows_tiles(m).at("BM")) +
+                                               "-row tiles, B read once"
+                                         : "");
   return plan;
 }
 
