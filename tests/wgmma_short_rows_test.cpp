@@ -50,9 +50,10 @@ TEST(WgmmaShortRows, RuleTakesFewRowsAgainstLargeWeights) {
   EXPECT_FALSE(detail::wgmma_short_rows_pay(16, 4096, 14336, DataType::F32, 1));
   EXPECT_FALSE(detail::wgmma_short_rows_pay(1, 4096, 14336, DataType::BF16, 1));
   EXPECT_FALSE(detail::wgmma_short_rows_pay(257, 4096, 14336, DataType::BF16, 1));
-  EXPECT_FALSE(detail::wgmma_short_rows_pay(16, 2048, 2048, DataType::BF16, 1));
+  EXPECT_FALSE(detail::wgmma_short_rows_pay(16, 1024, 2048, DataType::BF16, 1));
+  EXPECT_TRUE(detail::wgmma_short_rows_pay(48, 2048, 7168, DataType::BF16, 1)) << "an expert's weights";
   EXPECT_FALSE(detail::wgmma_short_rows_pay(16, 4096, 14336, DataType::BF16, 2));
-  EXPECT_NE(plan_gemm(d, 16, 2048, 2048, {}, DataType::BF16).path, GemmPath::Wgmma);
+  EXPECT_NE(plan_gemm(d, 16, 1024, 2048, {}, DataType::BF16).path, GemmPath::Wgmma);
   EXPECT_NE(plan_gemm(d, 257, 4096, 14336, {}, DataType::BF16).params.at("STAGES"), 4)
       << "257 rows take the square-product rule's tiles";
   // 65 to 128 rows: 128×64 tiles in as many parts as one round of the units holds.

@@ -19,8 +19,10 @@ namespace clgemm::detail {
 constexpr size_t kWgmmaShortRowsMin = 2;
 constexpr size_t kWgmmaOneTileRowsMax = 64;
 constexpr size_t kWgmmaShortRowsMax = 256;
-// The least B (n·k elements) the rule takes: the smallest weights measured, 4096².
-constexpr double kWgmmaShortRowsMinWeights = 16777216.0;  // 2^24
+// The least B (n·k elements) the rule takes, 2048²: below 4096² the SIMT kernels that take such
+// calls otherwise run f32 tiles borrowed by the 16-bit types, and a mixture-of-experts layer of
+// 128 experts of 2048×7168, about 64 rows each, ran at 0.19× cuBLAS on them.
+constexpr double kWgmmaShortRowsMinWeights = 4194304.0;  // 2^22
 
 // Whether a single 16-bit product of m×n×k (m from kWgmmaShortRowsMin to kWgmmaShortRowsMax, n
 // and k at least 64, n·k at least kWgmmaShortRowsMinWeights) runs on wgmma with
