@@ -7,6 +7,10 @@
 
 namespace clgemm::dropin {
 
+// The real library's definition of `symbol`: null where no real CLBlast is in reach. Never one of
+// the shim's own functions.
+void* real_symbol(const char* symbol);
+
 // The real library's definition of the function at `self` (one of the shim's own exported
 // functions, whose symbol name dladdr finds): null where no real CLBlast is in reach.
 void* real_entry(const void* self);
