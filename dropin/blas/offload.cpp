@@ -2,6 +2,7 @@
 #include "dropin/blas/offload.hpp"
 
 #include "dropin/blas/policy.hpp"
+#include "dropin/blas/staging.hpp"
 #include "dropin/trace_env.hpp"
 
 #include <dlfcn.h>
@@ -23,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace clgemm::blas {
@@ -33,6 +35,7 @@ struct DeviceState {
   std::mutex mutex;
   bool opened = false;
   std::unique_ptr<Context> ctx;
+  std::unique_ptr<Staging> staging;
   DeviceInfo info;
   bool measured[2] = {false, false};  // per type: F32, F64
   Rates rates[2];
@@ -44,6 +47,21 @@ DeviceState& state() {
   static DeviceState* s = new DeviceState;
   return *s;
 }
+
+// Pinned chunks of 32 MiB, filled by up to 16 threads. $CLGEMM_BLAS_PINNED=0: none, transfers
+// straight from the caller's memory; a number of bytes: chunks of that size (for tests, where
+// calls are small).
+size_t staging_chunk_bytes() {
+  const char* v = std::getenv("CLGEMM_BLAS_PINNED");
+  if (v && *v) {
+    char* end = nullptr;
+    const unsigned long long bytes = std::strtoull(v, &end, 10);
+    if (end && *end == '\0') return size_t(bytes);
+  }
+  return size_t(32) << 20;
+}
+
+size_t copy_threads() { return std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16); }
 
 // The device: $CLGEMM_BLAS_DEVICE as asked (a CPU device too), else the first GPU, else none.
 bool open_device(DeviceState& s) {
@@ -62,12 +80,15 @@ bool open_device(DeviceState& s) {
       if (!found) return false;
     }
     s.ctx = std::make_unique<Context>(s.info);
+    s.staging = std::make_unique<Staging>(s.ctx->context(), s.ctx->queue(), staging_chunk_bytes(), copy_threads());
   } catch (const std::exception& e) {
     if (tracing()) std::fprintf(stderr, "clgemm_blas: no device (%s); every call runs on the host\n", e.what());
     s.ctx.reset();
     return false;
   }
-  if (tracing()) std::fprintf(stderr, "clgemm_blas: device %s (%s)\n", s.info.name.c_str(), s.info.platform.c_str());
+  if (tracing())
+    std::fprintf(stderr, "clgemm_blas: device %s (%s), transfers %s\n", s.info.name.c_str(), s.info.platform.c_str(),
+                 s.staging->pinned() ? "through pinned memory" : "from the caller's memory");
   return true;
 }
 
@@ -75,32 +96,20 @@ size_t element(const BlasGemm& g) { return g.type == DataType::F64 ? 8 : 4; }
 
 size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-// A matrix of `rows` × `cols` column-major elements `ld` apart on the host, packed (ld = rows) on
-// the device.
-void upload(const cl::CommandQueue& q, const cl::Buffer& dst, const void* src, size_t rows, size_t cols, size_t ld,
-            size_t e) {
-  if (ld == rows) {
-    q.enqueueWriteBuffer(dst, CL_FALSE, 0, rows * cols * e, src);
-    return;
-  }
-  const std::array<size_t, 3> zero{0, 0, 0}, region{rows * e, cols, 1};
-  q.enqueueWriteBufferRect(dst, CL_FALSE, zero, zero, region, rows * e, 0, ld * e, 0, src);
-}
-
-// The call on the device; C is written only once the result is back.
+// The call on the device; C is written only once the result is in (a read that fails after some
+// of C's columns were written throws PartialDownload).
 void device_gemm(DeviceState& s, const BlasGemm& g) {
   const size_t e = element(g), m = size_t(g.m), n = size_t(g.n), k = size_t(g.k);
   const bool ta = transposed(g.transa), tb = transposed(g.transb);
   const size_t a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
   const Context& ctx = *s.ctx;
-  const cl::CommandQueue& q = ctx.queue();
   cl::Buffer da(ctx.context(), CL_MEM_READ_ONLY, a_rows * a_cols * e);
   cl::Buffer db(ctx.context(), CL_MEM_READ_ONLY, b_rows * b_cols * e);
   cl::Buffer dc(ctx.context(), CL_MEM_READ_WRITE, m * n * e);
-  upload(q, da, g.a, a_rows, a_cols, size_t(g.lda), e);
-  upload(q, db, g.b, b_rows, b_cols, size_t(g.ldb), e);
+  s.staging->upload(da, g.a, a_rows, a_cols, size_t(g.lda), e);
+  s.staging->upload(db, g.b, b_rows, b_cols, size_t(g.ldb), e);
   // beta = 0: C is not read, as reference BLAS leaves it (a NaN in C does not survive).
-  if (g.beta != 0.0) upload(q, dc, g.c, m, n, size_t(g.ldc), e);
+  if (g.beta != 0.0) s.staging->upload(dc, g.c, m, n, size_t(g.ldc), e);
   GemmCall call;
   call.layout = Layout::ColMajor;
   call.a_transpose = ta ? Transpose::Yes : Transpose::No;
@@ -109,11 +118,8 @@ void device_gemm(DeviceState& s, const BlasGemm& g) {
   call.alpha = g.alpha, call.beta = g.beta;
   call.a = {da(), 0, a_rows}, call.b = {db(), 0, b_rows}, call.c = {dc(), 0, m};
   call.a_type = call.b_type = call.c_type = g.type;
-  gemm(call, q());
-  std::vector<unsigned char> out(m * n * e);
-  q.enqueueReadBuffer(dc, CL_TRUE, 0, out.size(), out.data());
-  auto* c = static_cast<unsigned char*>(g.c);
-  for (size_t j = 0; j < n; ++j) std::memcpy(c + j * size_t(g.ldc) * e, out.data() + j * m * e, m * e);
+  gemm(call, ctx.queue()());
+  s.staging->download(dc, g.c, m, n, size_t(g.ldc), e);
 }
 
 double seconds_of(const std::function<void()>& f) {
@@ -142,12 +148,15 @@ Rates measure(DeviceState& s, DataType type, const std::function<void(const Blas
   const BlasGemm h = square(1024, on_host);
   host(h);
   r.host_flops = 2.0 * 1024 * 1024 * 1024 / seconds_of([&] { host(h); });
+  // 64 MiB as 4096 columns of 4096 floats, the way a call's operands go (through the pinned chunks).
   std::vector<unsigned char> bytes(size_t(64) << 20);
   cl::Buffer probe(s.ctx->context(), CL_MEM_READ_WRITE, bytes.size());
-  s.ctx->queue().enqueueWriteBuffer(probe, CL_TRUE, 0, bytes.size(), bytes.data());
-  r.link_bytes = double(bytes.size()) / seconds_of([&] {
-    s.ctx->queue().enqueueWriteBuffer(probe, CL_TRUE, 0, bytes.size(), bytes.data());
-  });
+  const auto send = [&] {
+    s.staging->upload(probe, bytes.data(), 4096, 4096, 4096, 4);
+    s.ctx->queue().finish();
+  };
+  send();
+  r.link_bytes = double(bytes.size()) / seconds_of(send);
   const BlasGemm d = square(1024, on_device);
   device_gemm(s, d);
   const double t = seconds_of([&] { device_gemm(s, d); }) - 4.0 * 1024 * 1024 * double(e) / r.link_bytes;
@@ -161,11 +170,11 @@ Rates measure(DeviceState& s, DataType type, const std::function<void(const Blas
 
 // The rates kept on disk, one line per device, driver, type and host BLAS library:
 // "KEY<TAB>host_flops device_flops link_bytes", in the program cache's folder.
-std::string rates_key(const DeviceInfo& d, DataType type, const void* host_symbol) {
+std::string rates_key(const DeviceInfo& d, DataType type, const void* host_symbol, bool pinned) {
   Dl_info info{};
   const std::string host = host_symbol && dladdr(host_symbol, &info) && info.dli_fname ? info.dli_fname : "?";
-  // "1024|": the size the rates are measured at, so that rates measured another way are measured again.
-  std::string key = "1024|" + d.platform + "|" + d.name + "|" + d.driver + "|" + (type == DataType::F64 ? "f64" : "f32") + "|" + host;
+  // "1024|" and the transfers' way: rates measured another way are measured again.
+  std::string key = std::string("1024|") + (pinned ? "pinned|" : "pageable|") + d.platform + "|" + d.name + "|" + d.driver + "|" + (type == DataType::F64 ? "f64" : "f32") + "|" + host;
   for (char& ch : key)
     if (ch == '\t' || ch == '\n') ch = ' ';
   return key;
@@ -239,20 +248,23 @@ Tiling tiles_for(const BlasGemm& g, double budget) {
 
 // The blocks as calls of their own: op(A)'s rows i0… and op(B)'s columns j0… of the caller's
 // arrays, with the caller's leading dimensions.
+// The mb × nb block of C from row i0 and column j0, as a call of its own on the caller's arrays.
+BlasGemm block_of(const BlasGemm& g, size_t i0, size_t j0, size_t mb, size_t nb) {
+  const size_t e = element(g);
+  BlasGemm b = g;
+  b.m = int64_t(std::min(mb, size_t(g.m) - i0)), b.n = int64_t(std::min(nb, size_t(g.n) - j0));
+  // op(A) rows i0…: rows of A as stored, or its columns where A is transposed.
+  b.a = static_cast<const unsigned char*>(g.a) + (transposed(g.transa) ? i0 * size_t(g.lda) : i0) * e;
+  // op(B) columns j0…: columns of B as stored, or its rows where B is transposed.
+  b.b = static_cast<const unsigned char*>(g.b) + (transposed(g.transb) ? j0 : j0 * size_t(g.ldb)) * e;
+  b.c = static_cast<unsigned char*>(g.c) + (j0 * size_t(g.ldc) + i0) * e;
+  return b;
+}
+
 std::vector<BlasGemm> tiles_of(const BlasGemm& g, const Tiling& t) {
   std::vector<BlasGemm> out;
-  const size_t e = element(g);
   for (size_t j0 = 0; j0 < size_t(g.n); j0 += t.n)
-    for (size_t i0 = 0; i0 < size_t(g.m); i0 += t.m) {
-      BlasGemm b = g;
-      b.m = int64_t(std::min(t.m, size_t(g.m) - i0)), b.n = int64_t(std::min(t.n, size_t(g.n) - j0));
-      // op(A) rows i0…: rows of A as stored, or its columns where A is transposed.
-      b.a = static_cast<const unsigned char*>(g.a) + (transposed(g.transa) ? i0 * size_t(g.lda) : i0) * e;
-      // op(B) columns j0…: columns of B as stored, or its rows where B is transposed.
-      b.b = static_cast<const unsigned char*>(g.b) + (transposed(g.transb) ? j0 : j0 * size_t(g.ldb)) * e;
-      b.c = static_cast<unsigned char*>(g.c) + (j0 * size_t(g.ldc) + i0) * e;
-      out.push_back(b);
-    }
+    for (size_t i0 = 0; i0 < size_t(g.m); i0 += t.m) out.push_back(block_of(g, i0, j0, t.m, t.n));
   return out;
 }
 
@@ -277,13 +289,13 @@ bool run_on_device(const BlasGemm& g, const char* routine, const std::function<v
   if (!open_device(s)) return false;
   const Tiling tiling = tiles_for(g, tile_budget(s.info, element(g)));
   if (tiling.m == 0) return false;  // not even one row and one column of C fit with all of K
-  size_t done = 0;
+  size_t done = 0, columns_done = 0;  // whole tiles, and columns of the next one
   try {
     // Without a host BLAS to compare with (or fall back to), the device takes every call it can.
     if (p.min_flops < 0 && host) {
       const int t = g.type == DataType::F64 ? 1 : 0;
       if (!s.measured[t]) {
-        const std::string key = rates_key(s.info, g.type, host_symbol);
+        const std::string key = rates_key(s.info, g.type, host_symbol, s.staging->pinned());
         const std::string file = s.ctx->program_cache_dir().empty() ? "" : s.ctx->program_cache_dir() + "/blas_rates.txt";
         if (!read_rates(file, key, s.rates[t])) {
           s.rates[t] = measure(s, g.type, host);
@@ -302,15 +314,23 @@ bool run_on_device(const BlasGemm& g, const char* routine, const std::function<v
       ++done;
     }
   } catch (const std::exception& e) {
+    if (const auto* partial = dynamic_cast<const PartialDownload*>(&e)) columns_done = partial->columns_done;
     if (!s.failure_said) {
       std::fprintf(stderr, "clgemm_blas: the device failed (%s); such calls run on the host BLAS\n", e.what());
       s.failure_said = true;
     }
-    // The tiles already done hold their result; the host takes the rest (all of them where none
-    // was done, or where there is no host BLAS to take only some).
-    if (done == 0 || !host) return false;
+    // Nothing of C written: the host runs the whole call. Otherwise the tiles done (and the
+    // columns of the next one read back) hold their result and the host runs the rest; without a
+    // host BLAS that rest stays undone, and stderr says so.
+    if (done == 0 && columns_done == 0) return false;
+    if (!host) {
+      std::fprintf(stderr, "clgemm_blas: no host BLAS to finish %s after the device failed; part of C is not computed\n",
+                   routine);
+      return true;
+    }
     const std::vector<BlasGemm> all = tiles_of(g, tiling);
-    for (size_t i = done; i < all.size(); ++i) host(all[i]);
+    for (size_t i = done; i < all.size(); ++i)
+      host(i == done && columns_done ? block_of(all[i], 0, columns_done, size_t(all[i].m), size_t(all[i].n)) : all[i]);
   }
   trace(routine, g, tiling.count > 1 ? ("device " + s.info.name + ", " + std::to_string(tiling.count) + " tiles").c_str()
                                      : ("device " + s.info.name).c_str());

@@ -2,8 +2,9 @@
 # blas_checks.sh — libclgemm_blas under a C and a Fortran program (tests/dropin/blas_calls.c and
 # .f90, linked to it first): every call forced onto OpenCL device 0 (CLGEMM_BLAS_DEVICE=0,
 # CLGEMM_BLAS_MIN_FLOPS=0) and checked against the host BLAS, the trace showing each entry point
-# served there; then with CLGEMM_BLAS=off, where every call must stay on the host; and an invalid
-# call, which the host BLAS reports (xerbla) with C untouched.
+# served there; then with CLGEMM_BLAS=off, where every call must stay on the host; an invalid
+# call, which the host BLAS reports (xerbla) with C untouched; blocks of C; the transfers through
+# small pinned chunks and through none; and the model's rates, measured once and kept.
 #   bash scripts/dropin/blas_checks.sh BLAS_CALLS_C [BLAS_CALLS_FORTRAN] OUT_DIR
 set -uo pipefail
 c_program=$1
@@ -32,6 +33,18 @@ env "${device_env[@]}" CLGEMM_BLAS_TILE_BYTES=24000 "$c_program" libopenblas.so.
 tiled=$(grep -c ": device .*, [0-9]* tiles" "$out/c_tiles_trace.txt")
 echo "  in blocks (CLGEMM_BLAS_TILE_BYTES=24000): $tiled calls, $(tail -1 "$out/c_tiles.txt")"
 [ "$tiled" -gt 0 ] || fail "no call ran in blocks"
+# The transfers through pinned chunks of 1000 bytes (many chunks per operand, and chunks grown to
+# one column where a column is larger), and straight from the caller's memory.
+for pinned in 1000 0; do
+  env "${device_env[@]}" CLGEMM_BLAS_PINNED=$pinned "$c_program" libopenblas.so.0 > "$out/c_pinned$pinned.txt" \
+    2> "$out/c_pinned${pinned}_trace.txt" || fail "the C program (CLGEMM_BLAS_PINNED=$pinned)"
+  way=$(grep -o "transfers [a-z' ]*" "$out/c_pinned${pinned}_trace.txt" | head -1)
+  echo "  CLGEMM_BLAS_PINNED=$pinned ($way): $(tail -1 "$out/c_pinned$pinned.txt")"
+  case $pinned in
+    0) [ "$way" = "transfers from the caller's memory" ] || fail "CLGEMM_BLAS_PINNED=0 still pinned" ;;
+    *) [ "$way" = "transfers through pinned memory" ] || fail "no pinned chunks with CLGEMM_BLAS_PINNED=$pinned" ;;
+  esac
+done
 # The model's own choice (no GPU in CI: the host; on a GPU machine, the device where it pays): right
 # either way.
 env CLGEMM_TRACE=1 "$c_program" libopenblas.so.0 > "$out/c_model.txt" 2> "$out/c_model_trace.txt" ||

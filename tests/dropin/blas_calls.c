@@ -127,6 +127,7 @@ int main(int argc, char** argv) {
   check('N', 'N', 0, 30, 40, 2, 1.0, 0.0, 0);   /* m = 0: nothing to do */
   check('T', 'T', 129, 127, 131, 3, 0.75, 0.0, 0);
   check('N', 'T', 300, 280, 260, 1, 1.0, 0.5, 0); /* above the size that starts the model's measurement */
+  check('T', 'N', 700, 600, 500, 3, 1.0, -1.0, 0); /* operands past 1 MiB: the threads copy them */
   /* An invalid leading dimension: the host BLAS reports it (its xerbla) and C is left as it was. */
   {
     const int m = 8, n = 8, k = 8, lda = 7, ld = 8;
