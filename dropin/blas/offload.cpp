@@ -13,7 +13,6 @@
 #include <clgemm/gemm.hpp>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -255,9 +254,8 @@ Tiling tiles_for(const BlasGemm& g, double budget) {
   return {mb, nb, ceil_div(size_t(g.m), mb) * ceil_div(size_t(g.n), nb)};
 }
 
-// The blocks as calls of their own: op(A)'s rows i0… and op(B)'s columns j0… of the caller's
-// arrays, with the caller's leading dimensions.
-// The mb × nb block of C from row i0 and column j0, as a call of its own on the caller's arrays.
+// The mb × nb block of C from row i0 and column j0 as a call of its own: op(A)'s rows i0… and
+// op(B)'s columns j0… of the caller's arrays, with the caller's leading dimensions.
 BlasGemm block_of(const BlasGemm& g, size_t i0, size_t j0, size_t mb, size_t nb) {
   const size_t e = element(g);
   BlasGemm b = g;
@@ -270,6 +268,7 @@ BlasGemm block_of(const BlasGemm& g, size_t i0, size_t j0, size_t mb, size_t nb)
   return b;
 }
 
+// The blocks of a tiling, column of blocks after column.
 std::vector<BlasGemm> tiles_of(const BlasGemm& g, const Tiling& t) {
   std::vector<BlasGemm> out;
   for (size_t j0 = 0; j0 < size_t(g.n); j0 += t.n)

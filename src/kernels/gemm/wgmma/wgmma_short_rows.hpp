@@ -19,9 +19,9 @@ namespace clgemm::detail {
 constexpr size_t kWgmmaShortRowsMin = 2;
 constexpr size_t kWgmmaOneTileRowsMax = 64;
 constexpr size_t kWgmmaShortRowsMax = 256;
-// The least B (n·k elements) the rule takes, 2048²: below 4096² the SIMT kernels that take such
-// calls otherwise run f32 tiles borrowed by the 16-bit types, and a mixture-of-experts layer of
-// 128 experts of 2048×7168, about 64 rows each, ran at 0.19× cuBLAS on them.
+// The least B (n·k elements) the rule takes, 2048². Below it such calls go to the SIMT kernels,
+// whose tiles the 16-bit types borrow from f32: 128 experts of 2048×7168 weights, about 64 rows
+// each, ran there at 0.19× cuBLAS (one call per expert), and on wgmma at 0.44×.
 constexpr double kWgmmaShortRowsMinWeights = 4194304.0;  // 2^22
 
 // Whether a single 16-bit product of m×n×k (m from kWgmmaShortRowsMin to kWgmmaShortRowsMax, n
