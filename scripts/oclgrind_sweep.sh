@@ -30,11 +30,25 @@ for i in "${!cases[@]}"; do
     > "$out/case$i.txt" 2>&1
   rc=$?
   # Oclgrind's reports name the kind of error and where; none is expected.
-  reports=$(grep -Ec "data race|Invalid (read|write)|out of bounds|Uninitiali[sz]ed|divergence|Oclgrind - " "$out/case$i.txt")
+  reports=$(grep -Ec "data race|Invalid (read|write)|out of bounds|exceeds|Uninitiali[sz]ed|divergence|Oclgrind - " "$out/case$i.txt")
   echo "$c: exit $rc, $reports Oclgrind reports, $((SECONDS - start)) s; $(grep -o 'relative error [0-9.e+-]*' "$out/case$i.txt")"
   if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ]; then
     status=1
     tail -20 "$out/case$i.txt" | sed 's/^/    /'
   fi
 done
+# The eight ladder rungs at 67×45×39 (the ladder pads to whole tiles and checks each rung against
+# float64; it exits non-zero on a rung that fails). Oclgrind's 32 KiB of local memory is below
+# what rungs 4 and 5 take by default on a GPU, so they run on their smaller defaults.
+start=$SECONDS
+timeout 600 oclgrind --data-races --check-api "$tool" ladder --m 67 --n 45 --k 39 --repeat 1 --device Oclgrind \
+  > "$out/ladder.txt" 2>&1
+rc=$?
+reports=$(grep -Ec "data race|Invalid (read|write)|out of bounds|exceeds|Uninitiali[sz]ed|divergence|Oclgrind - " "$out/ladder.txt")
+rungs=$(grep -Ec "^[1-8] [a-z-]+ .* ok " "$out/ladder.txt")
+echo "ladder 67x45x39: exit $rc, $reports Oclgrind reports, $rungs of 8 rungs ok, $((SECONDS - start)) s"
+if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ] || [ "$rungs" -ne 8 ]; then
+  status=1
+  grep -E "^[1-8] |exceeds|race|Invalid" "$out/ladder.txt" | head -20 | sed 's/^/    /'
+fi
 exit $status

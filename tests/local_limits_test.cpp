@@ -3,6 +3,7 @@
 // this device (on NVIDIA GPUs, the probe's kernel of exactly the limit builds and one more word
 // does not).
 #include "kernels/descriptor.hpp"
+#include "ladder/rungs.hpp"
 #include "runtime/local_limits.hpp"
 
 #include "test_support.hpp"
@@ -83,6 +84,27 @@ TEST(LocalLimits, EachKindIsCheckedAgainstItsOwnLimit) {
   unmeasured.static_local_bytes = 0;
   EXPECT_EQ(detail::local_limit(unmeasured, detail::LocalMemoryKind::Static), 1024u);
   EXPECT_THROW(detail::resolve_params(fixed, unmeasured, {{"BYTES", 2048}}), Error);
+}
+
+TEST(LocalLimits, SmallGpusTakeTheSmallerDefaults) {
+  // A GPU with 3000 bytes for arrays: the GPU default of 4096 does not fit, the CPU one of 1024
+  // does, and is taken. A value the caller gives is never replaced.
+  DeviceInfo small = fake_h200();
+  small.local_mem_bytes = 1024, small.static_local_bytes = 3000;
+  auto d = with_local(detail::LocalMemoryKind::Static);
+  d.params = {{"BYTES", 4096, 1024, "bytes of local memory", {}, 1}};
+  EXPECT_EQ(detail::resolve_params(d, small, {}).at("BYTES"), 1024);
+  EXPECT_EQ(detail::resolve_params(d, fake_h200_for_wgmma(), {}).at("BYTES"), 4096) << "where it fits";
+  EXPECT_THROW(detail::resolve_params(d, small, {{"BYTES", 4096}}), Error);
+  // Oclgrind's 32 KiB: the ladder's rungs 4 and 5 (TS = 64: 33,792 and 34,816 bytes) take TS = 32.
+  DeviceInfo oclgrind = fake_h200();
+  oclgrind.local_mem_bytes = oclgrind.static_local_bytes = 32768;
+  oclgrind.max_work_group_size = 256;
+  for (int rung : {4, 5}) {
+    const KernelParams ps = detail::resolve_params(detail::ladder_descriptor(rung), oclgrind, {});
+    EXPECT_EQ(ps.at("TS"), 32) << "rung " << rung;
+    EXPECT_EQ(detail::resolve_params(detail::ladder_descriptor(rung), fake_h200(), {}).at("TS"), 64) << "rung " << rung;
+  }
 }
 
 TEST(LocalLimits, MeasuredOnThisDevice) {

@@ -78,13 +78,46 @@ ParamSpec precision_param() {
   return {"PRECISION", 32, 32, "bits of the arithmetic and of packed operands: 32 (float) or 64 (double)", {}, 32};
 }
 
+namespace {
+
+// Whether `ps` meet the constraints and fit the device's work-group, local memory and registers
+// (the checks resolve_params makes, without the messages).
+bool fits_device(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& ps) {
+  for (const auto& c : d.constraints)
+    if (!c.holds(ps, dev)) return false;
+  const cl::NDRange local = d.local(ps);
+  size_t items = 1;
+  for (size_t i = 0; i < local.dimensions(); ++i) {
+    items *= local[i];
+    if (i < dev.max_work_item_sizes.size() && local[i] > dev.max_work_item_sizes[i]) return false;
+  }
+  if (items > dev.max_work_group_size) return false;
+  if (d.local_bytes && d.local_bytes(ps) > local_limit(dev, d.local_kind)) return false;
+  if (d.registers && dev.registers_per_work_group) {
+    const size_t regs = d.registers(ps);
+    if (regs > 255 || regs * items > dev.registers_per_work_group) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& overrides) {
   // Before any constraint, which may divide by a value.
   check_param_values(d, overrides);
-  KernelParams ps;
-  const bool cpu = dev.kind == DeviceKind::CPU;
-  for (const auto& spec : d.params) ps[spec.name] = cpu ? spec.cpu_default : spec.gpu_default;
-  for (const auto& [name, value] : overrides) ps[name] = value;
+  const auto defaults = [&](bool cpu) {
+    KernelParams ps;
+    for (const auto& spec : d.params) ps[spec.name] = cpu ? spec.cpu_default : spec.gpu_default;
+    for (const auto& [name, value] : overrides) ps[name] = value;
+    return ps;
+  };
+  KernelParams ps = defaults(dev.kind == DeviceKind::CPU);
+  // A GPU smaller than the defaults assume (32 KiB of local memory, 256 work-items: Mali, Adreno,
+  // Oclgrind) takes the smaller defaults made for CPU devices, for the parameters not given.
+  if (dev.kind != DeviceKind::CPU && !fits_device(d, dev, ps)) {
+    KernelParams small = defaults(true);
+    if (fits_device(d, dev, small)) ps = small;
+  }
   for (const auto& c : d.constraints) {
     if (!c.holds(ps, dev))
       throw Error(Status::InvalidArgument, label(d) +

@@ -104,7 +104,9 @@ void gemm_register_blocking(const int M, const int N, const int K,
 
   // Where this work-item's tile loads come from (offsets for the first tile; later tiles are
   // t rows further down) and go to. Work-item lid takes vectors lid, lid + WG, ... of the tile,
-  // counted row by row: vector id is row id / TSMV, column id % TSMV of the tile.
+  // counted row by row: vector id is row id / TSMV, column id % TSMV of the tile. The stores
+  // take the row and column apart (shifts, for the powers of two the tiles are): a flat index
+  // into the first row would run past that row, which Oclgrind reports as out of bounds.
   int a_src[LPTA], a_dst[LPTA];
 #pragma unroll
   for (int l = 0; l < LPTA; ++l) {
@@ -128,9 +130,9 @@ void gemm_register_blocking(const int M, const int N, const int K,
 
   for (int t = 0; t < K; t += TSK) {
 #pragma unroll
-    for (int l = 0; l < LPTA; ++l) (&As[0][0])[a_dst[l]] = Atv[a_src[l] + t * MV];
+    for (int l = 0; l < LPTA; ++l) As[a_dst[l] / TSMV][a_dst[l] % TSMV] = Atv[a_src[l] + t * MV];
 #pragma unroll
-    for (int l = 0; l < LPTB; ++l) (&Bs[0][0])[b_dst[l]] = Bv[b_src[l] + t * NV];
+    for (int l = 0; l < LPTB; ++l) Bs[b_dst[l] / TSNV][b_dst[l] % TSNV] = Bv[b_src[l] + t * NV];
     barrier(CLK_LOCAL_MEM_FENCE);
 
 #pragma unroll

@@ -110,9 +110,9 @@ void gemm_double_buffered(const int M, const int N, const int K,
 
   // Prologue: tile 0 into buffer 0.
 #pragma unroll
-  for (int l = 0; l < LPTA; ++l) (&As[0][0][0])[a_dst[l]] = Atv[a_src[l]];
+  for (int l = 0; l < LPTA; ++l) As[0][a_dst[l] / TSMV][a_dst[l] % TSMV] = Atv[a_src[l]];
 #pragma unroll
-  for (int l = 0; l < LPTB; ++l) (&Bs[0][0][0])[b_dst[l]] = Bv[b_src[l]];
+  for (int l = 0; l < LPTB; ++l) Bs[0][b_dst[l] / TSNV][b_dst[l] % TSNV] = Bv[b_src[l]];
   barrier(CLK_LOCAL_MEM_FENCE);
 
   int buf = 0;
@@ -127,20 +127,18 @@ void gemm_double_buffered(const int M, const int N, const int K,
     }
 
     // 2. Multiply tile t (buffer buf), exactly as rung 6.
-    const __local floatW* Acur = &As[buf][0][0];
-    const __local floatW* Bcur = &Bs[buf][0][0];
 #pragma unroll
     for (int k = 0; k < TSK; ++k) {
       float a[WPTM];
 #pragma unroll
       for (int g = 0; g < WPTM / WIDTH; ++g) {
-        const floatW part = Acur[k * TSMV + g * RTSM + ty];
+        const floatW part = As[buf][k][g * RTSM + ty];
 #pragma unroll
         for (int v = 0; v < WIDTH; ++v) a[g * WIDTH + v] = component(part, v);
       }
       floatW b[WPTN / WIDTH];
 #pragma unroll
-      for (int h = 0; h < WPTN / WIDTH; ++h) b[h] = Bcur[k * TSNV + h * RTSN + tx];
+      for (int h = 0; h < WPTN / WIDTH; ++h) b[h] = Bs[buf][k][h * RTSN + tx];
 #pragma unroll
       for (int i = 0; i < WPTM; ++i)
 #pragma unroll
@@ -149,12 +147,10 @@ void gemm_double_buffered(const int M, const int N, const int K,
 
     // 3. Store tile t+1 into the other buffer; one barrier publishes it and retires buffer buf.
     if (more) {
-      __local floatW* Anext = &As[buf ^ 1][0][0];
-      __local floatW* Bnext = &Bs[buf ^ 1][0][0];
 #pragma unroll
-      for (int l = 0; l < LPTA; ++l) Anext[a_dst[l]] = ra[l];
+      for (int l = 0; l < LPTA; ++l) As[buf ^ 1][a_dst[l] / TSMV][a_dst[l] % TSMV] = ra[l];
 #pragma unroll
-      for (int l = 0; l < LPTB; ++l) Bnext[b_dst[l]] = rb[l];
+      for (int l = 0; l < LPTB; ++l) Bs[buf ^ 1][b_dst[l] / TSNV][b_dst[l] % TSNV] = rb[l];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     buf ^= 1;

@@ -115,20 +115,18 @@ void gemm_async_copy(const int M, const int N, const int K,
       ev = copy_tile(&As[buf ^ 1][0][0], &Bs[buf ^ 1][0][0], At_panel, B_panel, t + TSK);
 
     // Multiply tile t (buffer buf), exactly as rung 6, while tile t+1 is on its way.
-    const __local floatW* Acur = &As[buf][0][0];
-    const __local floatW* Bcur = &Bs[buf][0][0];
 #pragma unroll
     for (int k = 0; k < TSK; ++k) {
       float a[WPTM];
 #pragma unroll
       for (int g = 0; g < WPTM / WIDTH; ++g) {
-        const floatW part = Acur[k * TSMV + g * RTSM + ty];
+        const floatW part = As[buf][k][g * RTSM + ty];
 #pragma unroll
         for (int v = 0; v < WIDTH; ++v) a[g * WIDTH + v] = component(part, v);
       }
       floatW b[WPTN / WIDTH];
 #pragma unroll
-      for (int h = 0; h < WPTN / WIDTH; ++h) b[h] = Bcur[k * TSNV + h * RTSN + tx];
+      for (int h = 0; h < WPTN / WIDTH; ++h) b[h] = Bs[buf][k][h * RTSN + tx];
 #pragma unroll
       for (int i = 0; i < WPTM; ++i)
 #pragma unroll
