@@ -6,6 +6,7 @@
 #include "dropin/trace_env.hpp"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <clgemm/context.hpp>
@@ -13,6 +14,7 @@
 #include <clgemm/gemm.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -62,6 +64,11 @@ size_t staging_chunk_bytes() {
 
 size_t copy_threads() { return std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16); }
 
+// Set in a child made by fork() after the device was opened: the parent's OpenCL context and copy
+// threads do not come along, so the child's calls run on the host.
+std::atomic<bool> forked_child{false};
+void after_fork_in_child() { forked_child = true; }
+
 // The device: $CLGEMM_BLAS_DEVICE as asked (a CPU device too), else the first GPU, else none.
 bool open_device(DeviceState& s) {
   if (s.opened) return s.ctx != nullptr;
@@ -85,6 +92,7 @@ bool open_device(DeviceState& s) {
     s.ctx.reset();
     return false;
   }
+  pthread_atfork(nullptr, nullptr, after_fork_in_child);
   if (tracing())
     std::fprintf(stderr, "clgemm_blas: device %s (%s), transfers %s\n", s.info.name.c_str(), s.info.platform.c_str(),
                  s.staging->pinned() ? "through pinned memory" : "from the caller's memory");
@@ -289,7 +297,7 @@ void trace(const char* routine, const BlasGemm& g, const char* where) {
 bool run_on_device(const BlasGemm& g, const char* routine, const std::function<void(const BlasGemm&)>& host,
                    const void* host_symbol) {
   const PolicySettings& p = settings();
-  if (p.off) return false;
+  if (p.off || forked_child) return false;
   const double flops = 2.0 * double(g.m) * double(g.n) * double(g.k);
   if (p.min_flops >= 0 ? flops < p.min_flops : flops < kMeasureFromFlops) return false;
   DeviceState& s = state();

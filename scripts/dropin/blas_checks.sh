@@ -45,6 +45,25 @@ for pinned in 1000 0; do
     *) [ "$way" = "transfers through pinned memory" ] || fail "no pinned chunks with CLGEMM_BLAS_PINNED=$pinned" ;;
   esac
 done
+# A child made by fork() after the device was opened runs its calls on the host (the parent's
+# OpenCL context does not come along): Debian's NumPy, where installed, checks the child's product.
+lib=$(ldd "$c_program" | awk '/libclgemm_blas/ {print $3}')
+if /usr/bin/python3 -c "import numpy" 2> /dev/null; then
+  env "${device_env[@]}" LD_PRELOAD="$lib" timeout 120 /usr/bin/python3 - > "$out/fork.txt" 2> "$out/fork_trace.txt" <<'PY'
+import os
+import numpy as np
+rng = np.random.default_rng(3)
+a, b = rng.standard_normal((300, 200)), rng.standard_normal((200, 250))
+c = a @ b
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if np.allclose(a @ b, c) and np.allclose(b.T @ a.T, c.T) else 3)
+print("child exit", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+PY
+  echo "  after fork(): $(cat "$out/fork.txt"), $(grep -c 'gemm .*: device' "$out/fork_trace.txt") call(s) on the device, $(grep -c ': host' "$out/fork_trace.txt") on the host"
+  grep -q "child exit 0" "$out/fork.txt" || fail "the child of fork() did not compute right"
+  [ "$(grep -c ': host' "$out/fork_trace.txt")" -ge 2 ] || fail "the child's calls did not stay on the host"
+fi
 # The model's own choice (no GPU in CI: the host; on a GPU machine, the device where it pays): right
 # either way.
 env CLGEMM_TRACE=1 "$c_program" libopenblas.so.0 > "$out/c_model.txt" 2> "$out/c_model_trace.txt" ||
