@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# oclgrind_sweep.sh — clgemm's kernel families on small, ragged shapes under Oclgrind, an OpenCL 1.2
-# simulator that reports data races (--data-races), out-of-bounds accesses and API misuse
-# (--check-api). Each case runs through the public API (`clgemm plan --run`), which checks its
-# result against float64 and exits non-zero on a wrong one. Passes when every case runs right and
-# Oclgrind reports nothing. Exits 77 (CTest's skip) without Oclgrind.
+# oclgrind_sweep.sh — clgemm's kernel families, block-sparse GEMM, the reduction and the ladder's
+# eight rungs on small, ragged shapes under Oclgrind, an OpenCL 1.2 simulator that reports data
+# races (--data-races), out-of-bounds accesses and API misuse (--check-api). The GEMM cases run
+# through the public API (`clgemm plan --run`); each case's tool checks its result against float64
+# and exits non-zero on a wrong one. Passes when every case runs right and Oclgrind reports nothing.
+# Exits 77 (CTest's skip) without Oclgrind.
 #   bash scripts/oclgrind_sweep.sh build/clgemm [OUT_DIR]
 set -uo pipefail
 tool=$(realpath "$1")
@@ -35,6 +36,21 @@ for i in "${!cases[@]}"; do
   if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ]; then
     status=1
     tail -20 "$out/case$i.txt" | sed 's/^/    /'
+  fi
+done
+# Block-sparse GEMM (empty, partial and full tile maps, edges guarded) and the reduction (a length
+# no multiple of the work-group), each checked against float64 by the tool, which exits non-zero
+# on a wrong result.
+for c in "sparse --m 67 --n 45 --k 70 --tile 16 --density 0,0.3,1" "reduce --n 100003"; do
+  name=${c%% *}
+  start=$SECONDS
+  timeout 300 oclgrind --data-races --check-api "$tool" $c --repeat 1 --device Oclgrind > "$out/$name.txt" 2>&1
+  rc=$?
+  reports=$(grep -Ec "data race|Invalid (read|write)|out of bounds|exceeds|Uninitiali[sz]ed|divergence|Oclgrind - " "$out/$name.txt")
+  echo "$c: exit $rc, $reports Oclgrind reports, $((SECONDS - start)) s"
+  if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ]; then
+    status=1
+    tail -20 "$out/$name.txt" | sed 's/^/    /'
   fi
 done
 # The eight ladder rungs at 67×45×39 (the ladder pads to whole tiles and checks each rung against
