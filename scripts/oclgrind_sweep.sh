@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# oclgrind_sweep.sh — clgemm's kernel families, block-sparse GEMM, the reduction and the ladder's
-# eight rungs on small, ragged shapes under Oclgrind, an OpenCL 1.2 simulator that reports data
-# races (--data-races), out-of-bounds accesses and API misuse (--check-api). The GEMM cases run
-# through the public API (`clgemm plan --run`); each case's tool checks its result against float64
-# and exits non-zero on a wrong one. Passes when every case runs right and Oclgrind reports nothing.
-# Exits 77 (CTest's skip) without Oclgrind.
+# oclgrind_sweep.sh — clgemm's kernel families, grouped calls, block-sparse GEMM, the reduction and
+# the ladder's eight rungs on small, ragged shapes under Oclgrind, an OpenCL 1.2 simulator that
+# reports data races (--data-races), out-of-bounds accesses and API misuse (--check-api). The GEMM
+# cases run through the public API (`clgemm plan --run`, `clgemm bench`); each case's tool checks
+# its result against float64 and exits non-zero on a wrong one. Passes when every case runs right
+# and Oclgrind reports nothing. Exits 77 (CTest's skip) without Oclgrind.
 #   bash scripts/oclgrind_sweep.sh build/clgemm [OUT_DIR]
 set -uo pipefail
 tool=$(realpath "$1")
@@ -41,10 +41,14 @@ done
 # Block-sparse GEMM (empty, partial and full tile maps, edges guarded) and the reduction (a length
 # no multiple of the work-group), each checked against float64 by the tool, which exits non-zero
 # on a wrong result.
-for c in "sparse --m 67 --n 45 --k 70 --tile 16 --density 0,0.3,1" "reduce --n 100003"; do
-  name=${c%% *}
+# A grouped call of 5 problems with sides from 3 to 45 (the grouped kernel's work list) in f32,
+# f64 and bf16 with float32 C, through `clgemm bench`, which exits non-zero on a wrong result.
+grouped="bench --grouped random:5:3:45:7 --impl clgemm --repeat 10 --warmup 0 --precision"
+for c in "sparse --m 67 --n 45 --k 70 --tile 16 --density 0,0.3,1 --repeat 1" "reduce --n 100003 --repeat 1" \
+         "$grouped f32" "$grouped f64" "$grouped bf16-f32"; do
+  name=$(echo "$c" | awk '{print $1 "_" $NF}')
   start=$SECONDS
-  timeout 300 oclgrind --data-races --check-api "$tool" $c --repeat 1 --device Oclgrind > "$out/$name.txt" 2>&1
+  timeout 300 oclgrind --data-races --check-api "$tool" $c --device Oclgrind > "$out/$name.txt" 2>&1
   rc=$?
   reports=$(grep -Ec "data race|Invalid (read|write)|out of bounds|exceeds|Uninitiali[sz]ed|divergence|Oclgrind - " "$out/$name.txt")
   echo "$c: exit $rc, $reports Oclgrind reports, $((SECONDS - start)) s"
