@@ -6,6 +6,7 @@
 #include <clgemm/error.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 namespace clgemm::detail {
@@ -80,24 +81,48 @@ ParamSpec precision_param() {
 
 namespace {
 
-// Whether `ps` meet the constraints and fit the device's work-group, local memory and registers
-// (the checks resolve_params makes, without the messages).
-bool fits_device(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& ps) {
-  for (const auto& c : d.constraints)
-    if (!c.holds(ps, dev)) return false;
+// Why `ps` break a constraint or do not fit the device's work-group, local memory or registers, as
+// the error a caller gets; nothing where they fit. Checked before a launch, so that a bad
+// configuration is a clear error, not a failed launch.
+std::optional<Error> misfit(const GemmKernelDescriptor& d, const DeviceInfo& dev, const KernelParams& ps) {
+  for (const auto& c : d.constraints) {
+    if (!c.holds(ps, dev))
+      return Error(Status::InvalidArgument,
+                   label(d) + ": parameters " + build_options(ps) + " break the constraint '" + c.name + "'");
+  }
   const cl::NDRange local = d.local(ps);
   size_t items = 1;
   for (size_t i = 0; i < local.dimensions(); ++i) {
     items *= local[i];
-    if (i < dev.max_work_item_sizes.size() && local[i] > dev.max_work_item_sizes[i]) return false;
+    if (i < dev.max_work_item_sizes.size() && local[i] > dev.max_work_item_sizes[i])
+      return Error(Status::OutOfResources, label(d) + ": work-group dimension " + std::to_string(i) + " is " +
+                                               std::to_string(local[i]) + ", more than the device's " +
+                                               std::to_string(dev.max_work_item_sizes[i]));
   }
-  if (items > dev.max_work_group_size) return false;
-  if (d.local_bytes && d.local_bytes(ps) > local_limit(dev, d.local_kind)) return false;
+  if (items > dev.max_work_group_size)
+    return Error(Status::OutOfResources, label(d) + ": " + std::to_string(items) + " work-items per group with " +
+                                             build_options(ps) + ", more than the device's " +
+                                             std::to_string(dev.max_work_group_size));
+  const size_t lmem = d.local_bytes ? d.local_bytes(ps) : 0;
+  const size_t lmem_limit = local_limit(dev, d.local_kind);
+  if (lmem > lmem_limit) {
+    const bool static_kind = d.local_kind == LocalMemoryKind::Static;
+    return Error(Status::OutOfResources, label(d) + ": " + std::to_string(lmem) + " bytes of " +
+                                             (static_kind ? "static" : "dynamic") + " local memory with " +
+                                             build_options(ps) + ", more than the device's " +
+                                             std::to_string(lmem_limit) + " for " +
+                                             (static_kind ? "static __local arrays" : "__local arguments"));
+  }
   if (d.registers && dev.registers_per_work_group) {
     const size_t regs = d.registers(ps);
-    if (regs > 255 || regs * items > dev.registers_per_work_group) return false;
+    if (regs > 255 || regs * items > dev.registers_per_work_group)
+      return Error(Status::OutOfResources, label(d) + ": about " + std::to_string(regs) +
+                                               " registers per work-item with " + build_options(ps) +
+                                               " exceeds the device's " +
+                                               std::to_string(dev.registers_per_work_group) +
+                                               " per work-group (or 255)");
   }
-  return true;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -112,50 +137,14 @@ KernelParams resolve_params(const GemmKernelDescriptor& d, const DeviceInfo& dev
     return ps;
   };
   KernelParams ps = defaults(dev.kind == DeviceKind::CPU);
+  std::optional<Error> why = misfit(d, dev, ps);
   // A GPU smaller than the defaults assume (32 KiB of local memory, 256 work-items: Mali, Adreno,
   // Oclgrind) takes the smaller defaults made for CPU devices, for the parameters not given.
-  if (dev.kind != DeviceKind::CPU && !fits_device(d, dev, ps)) {
+  if (why && dev.kind != DeviceKind::CPU) {
     KernelParams small = defaults(true);
-    if (fits_device(d, dev, small)) ps = small;
+    if (!misfit(d, dev, small)) ps = small, why.reset();
   }
-  for (const auto& c : d.constraints) {
-    if (!c.holds(ps, dev))
-      throw Error(Status::InvalidArgument, label(d) +
-                                               ": parameters " + build_options(ps) + " break the constraint '" +
-                                               c.name + "'");
-  }
-  // Device limits: checked here so a bad configuration is a clear error, not a failed launch.
-  const cl::NDRange local = d.local(ps);
-  size_t items = 1;
-  for (size_t i = 0; i < local.dimensions(); ++i) {
-    items *= local[i];
-    if (i < dev.max_work_item_sizes.size() && local[i] > dev.max_work_item_sizes[i])
-      throw Error(Status::OutOfResources, label(d) + ": work-group dimension " +
-                                              std::to_string(i) + " is " + std::to_string(local[i]) +
-                                              ", more than the device's " +
-                                              std::to_string(dev.max_work_item_sizes[i]));
-  }
-  if (items > dev.max_work_group_size)
-    throw Error(Status::OutOfResources, label(d) + ": " + std::to_string(items) +
-                                            " work-items per group with " + build_options(ps) +
-                                            ", more than the device's " + std::to_string(dev.max_work_group_size));
-  const size_t lmem = d.local_bytes ? d.local_bytes(ps) : 0;
-  const size_t lmem_limit = local_limit(dev, d.local_kind);
-  if (lmem > lmem_limit) {
-    const bool static_kind = d.local_kind == LocalMemoryKind::Static;
-    throw Error(Status::OutOfResources, label(d) + ": " + std::to_string(lmem) + " bytes of " +
-                                            (static_kind ? "static" : "dynamic") + " local memory with " +
-                                            build_options(ps) + ", more than the device's " +
-                                            std::to_string(lmem_limit) + " for " +
-                                            (static_kind ? "static __local arrays" : "__local arguments"));
-  }
-  if (d.registers && dev.registers_per_work_group) {
-    const size_t regs = d.registers(ps);
-    if (regs > 255 || regs * items > dev.registers_per_work_group)
-      throw Error(Status::OutOfResources, label(d) + ": about " + std::to_string(regs) +
-                                              " registers per work-item with " + build_options(ps) + " exceeds the device's " +
-                                              std::to_string(dev.registers_per_work_group) + " per work-group (or 255)");
-  }
+  if (why) throw *why;
   return ps;
 }
 
