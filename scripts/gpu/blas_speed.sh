@@ -7,11 +7,9 @@
 #   OUT=/tmp/blas bash scripts/gpu/blas_speed.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-blas}
-mkdir -p "$OUT" /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-[ -d .gpu/lib ] || tar -C .gpu -xJf .gpu/lib.tar.xz
+mkdir -p "$OUT"
+. scripts/gpu/machine_setup.sh
 lib=$PWD/.gpu/lib/libclgemm_blas.so
-export LD_LIBRARY_PATH="$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}"
 LARGE=${LARGE:-"8192x8192x8192 16384x16384x16384 4096x4096x65536"}
 SWEEP=${SWEEP:-"64x64x64 128x128x128 256x256x256 512x512x512 1024x1024x1024 2048x2048x2048 4096x4096x4096"}  # with LARGE: 64 to 16384
 status=0

@@ -7,10 +7,8 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-clblast}
 SIZES=${SIZES:-"1024 2048 4096 8192"}
-mkdir -p "$OUT" /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-[ -d .gpu/lib ] || tar -C .gpu -xJf .gpu/lib.tar.xz
-export LD_LIBRARY_PATH="$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}"
+mkdir -p "$OUT"
+. scripts/gpu/machine_setup.sh
 status=0
 for p in S D H; do
   timeout "${STEP_TIMEOUT:-120}" .gpu/bin/clblast_timing $p $SIZES | tee "$OUT/clblast_$p.txt" || status=1

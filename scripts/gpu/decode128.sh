@@ -10,10 +10,9 @@ SHAPES=${SHAPES:-"1x128x4096x4096 1x128x14336x4096 1x128x4096x14336 1x96x4096x14
 SHORT="BM=64,BN=64,WM=64,BK=64,STAGES=4"
 CONFIGS=${CONFIGS:-"auto;$SHORT,SPLITS=1;$SHORT,SPLITS=2;$SHORT,SPLITS=4;BM=128,BN=64,WM=64,BK=64,STAGES=4,SPLITS=1;BM=128,BN=64,WM=64,BK=64,STAGES=4,SPLITS=2;BM=64,BN=128,WM=64,BK=64,STAGES=4,SPLITS=2;BM=128,BN=128,WM=64,BK=64,STAGES=4,SPLITS=2"}
 TYPES=${TYPES:-bf16 f16}
-mkdir -p "$OUT" /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-[ -d .gpu/lib ] || tar -C .gpu -xJf .gpu/lib.tar.xz
-export LD_LIBRARY_PATH="$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}" CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA}
+mkdir -p "$OUT"
+. scripts/gpu/machine_setup.sh
+export CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA}
 status=0
 for t in $TYPES; do
   echo "=== force_probe $t wgmma"

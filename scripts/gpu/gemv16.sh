@@ -12,10 +12,9 @@ OUT=${OUT:-/tmp/clgemm-gemv16}
 SHAPES=${SHAPES:-"1x4096x14336 1x14336x4096 1x4096x4096 8x4096x14336 4x14336x4096"}
 CONFIGS=${CONFIGS:-"auto;LQ=2;LQ=2,KL=8;LQ=2,WL=32,KL=8;LQ=2,WL=128,KL=2;KL=8"}
 TYPES=${TYPES:-f16 bf16}
-mkdir -p "$OUT" /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-[ -d .gpu/lib ] || tar -C .gpu -xJf .gpu/lib.tar.xz
-export LD_LIBRARY_PATH="$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}" CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA}
+mkdir -p "$OUT"
+. scripts/gpu/machine_setup.sh
+export CLGEMM_DEVICE=${CLGEMM_DEVICE:-NVIDIA}
 BIN=.gpu/bin
 status=0
 probe_shapes=$(for s in $SHAPES; do echo -n "1x$s "; done)

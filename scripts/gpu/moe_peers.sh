@@ -8,7 +8,7 @@ set -uo pipefail
 OUT=${OUT:-/tmp/clgemm-moe}
 SPECS=${SPECS:-moe:8:14336:4096 moe:64:14336:4096 moe:128:2048:7168}
 mkdir -p "$OUT"
-[ -d .gpu/lib ] || tar -C .gpu -xJf .gpu/lib.tar.xz
+. scripts/gpu/machine_setup.sh
 status=0
 for spec in $SPECS; do
   env OUT="$OUT" GROUPED=1 PRECISION=bf16-f32 IMPL=clgemm,cublas-loop PRESETS="$spec" REPEAT=${REPEAT:-10} \
