@@ -57,7 +57,9 @@ typedef enum {
   clgemmOverlappingOperands = -19,     /* C overlaps A, B or another batch item of C */
   clgemmInvalidDataType = -20,         /* a type or compute type is not one of its enum's values */
   clgemmUnsupportedTypes = -21,        /* a combination of types clgemm does not compute */
-  clgemmNoFp64 = -22                   /* f64 on a device without cl_khr_fp64 */
+  clgemmNoFp64 = -22,                  /* f64 on a device without cl_khr_fp64 */
+  clgemmInvalidQuantFormat = -23,      /* w_format is not one of clgemmQuantFormat's values */
+  clgemmQuantBlockMismatch = -24       /* k is not a multiple of the quantized format's block */
 } clgemmStatus;
 
 /* The arithmetic of later calls on the calling thread (clgemm::Math): clgemmMathFp32, float32
@@ -178,6 +180,29 @@ clgemmStatus clgemmGemmGroupedEx(clgemmLayout layout, const clgemmTranspose* a_t
                                  clgemmDataType c_type, const size_t* c_offsets, const size_t* c_lds,
                                  size_t problem_count, clgemmComputeType compute, cl_command_queue* queue,
                                  cl_event* event);
+
+/* Quantized weights (clgemm::gemm_quantized): C = alpha·A·dequant(W)ᵀ + beta·C. A is m×k activations
+   (a_type f32, f16 or bf16) and C m×n (c_type f32, f16 or bf16), both in `layout`, offsets and
+   leading dimensions in elements. W is n rows of k weights in GGUF's block format w_format, the
+   first row at byte w_offset_bytes of w_buffer and each w_row_bytes after the one before (at
+   least k / block · block bytes): a weight tensor of a GGUF file as it is stored. Products and
+   sums are float32; alpha and beta are used in float32. k must be a multiple of the format's
+   block (32 for Q8_0 and Q4_0, 256 for Q4_K and Q6_K), else clgemmQuantBlockMismatch. */
+typedef enum { clgemmQuantQ8_0 = 0, clgemmQuantQ4_0 = 1, clgemmQuantQ4_K = 2, clgemmQuantQ6_K = 3 } clgemmQuantFormat;
+clgemmStatus clgemmGemmQuantized(clgemmLayout layout, size_t m, size_t n, size_t k, double alpha, cl_mem a_buffer,
+                                 clgemmDataType a_type, size_t a_offset, size_t a_ld, cl_mem w_buffer,
+                                 clgemmQuantFormat w_format, size_t w_offset_bytes, size_t w_row_bytes, double beta,
+                                 cl_mem c_buffer, clgemmDataType c_type, size_t c_offset, size_t c_ld,
+                                 cl_command_queue* queue, cl_event* event);
+/* batch_count such products, item i's A, W and C a_stride elements, w_stride_bytes bytes and
+   c_stride elements times i after the first's (a stride of 0 shares A or W among the items). */
+clgemmStatus clgemmGemmQuantizedStridedBatched(clgemmLayout layout, size_t m, size_t n, size_t k, double alpha,
+                                               cl_mem a_buffer, clgemmDataType a_type, size_t a_offset, size_t a_ld,
+                                               size_t a_stride, cl_mem w_buffer, clgemmQuantFormat w_format,
+                                               size_t w_offset_bytes, size_t w_row_bytes, size_t w_stride_bytes,
+                                               double beta, cl_mem c_buffer, clgemmDataType c_type, size_t c_offset,
+                                               size_t c_ld, size_t c_stride, size_t batch_count,
+                                               cl_command_queue* queue, cl_event* event);
 
 /* A short, fixed description of a status code. */
 const char* clgemmStatusString(clgemmStatus status);

@@ -7,6 +7,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 #include <clgemm/ladder.hpp>
+#include <clgemm/quant.hpp>
 #include <clgemm/tune.hpp>
 #include <clgemm/types.hpp>
 #include <clgemm/warnings.hpp>

@@ -32,6 +32,8 @@ enum class Status : int {
   InvalidDataType = -20,   // a_type, b_type, c_type or compute is not one of its enum's values
   UnsupportedTypes = -21,  // a combination of types and compute type that clgemm does not compute
   NoFp64 = -22,            // f64 on a device without double precision (cl_khr_fp64)
+  InvalidQuantFormat = -23,  // a quantized weight format that is not one of QuantFormat's values
+  QuantBlockMismatch = -24,  // k is not a multiple of the quantized format's block
 };
 
 const char* status_name(Status s);

@@ -2,6 +2,7 @@
 #include <clgemm/clgemm.h>
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
+#include <clgemm/quant.hpp>
 
 #include "api/context_registry.hpp"
 #include "api/gemm_checks.hpp"
@@ -150,6 +151,22 @@ std::vector<clgemm::GemmCall> grouped_problems(int layout, const clgemmTranspose
     problems.push_back(make_call(layout, raw(ta[i]), raw(tb[i]), ms[i], ns[i], ks[i], double(alphas[i]), a, a_off[i],
                                  a_ld[i], b, b_off[i], b_ld[i], double(betas[i]), c, c_off[i], c_ld[i]));
   return problems;
+}
+
+// A quantized call from a C caller's arguments (the enums as raw() integers, which the checks judge).
+clgemm::QuantGemmCall quant_call(int layout, size_t m, size_t n, size_t k, double alpha, cl_mem a, int a_type,
+                                 size_t a_offset, size_t a_ld, cl_mem w, int w_format, size_t w_offset,
+                                 size_t w_row_bytes, double beta, cl_mem c, int c_type, size_t c_offset, size_t c_ld) {
+  clgemm::QuantGemmCall call;
+  call.layout = static_cast<clgemm::Layout>(layout);
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = alpha, call.beta = beta;
+  call.a = {a, a_offset, a_ld};
+  call.a_type = static_cast<clgemm::DataType>(a_type);
+  call.w = {w, static_cast<clgemm::QuantFormat>(w_format), w_offset, w_row_bytes};
+  call.c = {c, c_offset, c_ld};
+  call.c_type = static_cast<clgemm::DataType>(c_type);
+  return call;
 }
 
 cl_command_queue queue_of(cl_command_queue* queue) {
@@ -374,6 +391,34 @@ clgemmStatus clgemmGemmGroupedEx(clgemmLayout layout, const clgemmTranspose* a_t
                          b_buffer, b_offsets, b_lds, betas, c_buffer, c_offsets, c_lds, problem_count);
     for (auto& p : problems) p = typed(p, raw(a_type), raw(b_type), raw(c_type), raw(compute));
     clgemm::gemm_grouped(problems, queue_of(queue), event, thread_options());
+  });
+}
+
+clgemmStatus clgemmGemmQuantized(clgemmLayout layout, size_t m, size_t n, size_t k, double alpha, cl_mem a_buffer,
+                                 clgemmDataType a_type, size_t a_offset, size_t a_ld, cl_mem w_buffer,
+                                 clgemmQuantFormat w_format, size_t w_offset_bytes, size_t w_row_bytes, double beta,
+                                 cl_mem c_buffer, clgemmDataType c_type, size_t c_offset, size_t c_ld,
+                                 cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_quantized(quant_call(raw(layout), m, n, k, alpha, a_buffer, raw(a_type), a_offset, a_ld, w_buffer,
+                                      raw(w_format), w_offset_bytes, w_row_bytes, beta, c_buffer, raw(c_type),
+                                      c_offset, c_ld),
+                           queue_of(queue), event);
+  });
+}
+
+clgemmStatus clgemmGemmQuantizedStridedBatched(clgemmLayout layout, size_t m, size_t n, size_t k, double alpha,
+                                               cl_mem a_buffer, clgemmDataType a_type, size_t a_offset, size_t a_ld,
+                                               size_t a_stride, cl_mem w_buffer, clgemmQuantFormat w_format,
+                                               size_t w_offset_bytes, size_t w_row_bytes, size_t w_stride_bytes,
+                                               double beta, cl_mem c_buffer, clgemmDataType c_type, size_t c_offset,
+                                               size_t c_ld, size_t c_stride, size_t batch_count,
+                                               cl_command_queue* queue, cl_event* event) {
+  return guarded([&] {
+    clgemm::gemm_quantized_strided_batched(
+        quant_call(raw(layout), m, n, k, alpha, a_buffer, raw(a_type), a_offset, a_ld, w_buffer, raw(w_format),
+                   w_offset_bytes, w_row_bytes, beta, c_buffer, raw(c_type), c_offset, c_ld),
+        a_stride, w_stride_bytes, c_stride, batch_count, queue_of(queue), event);
   });
 }
 

@@ -14,17 +14,21 @@ namespace {
 
 std::string str(size_t v) { return std::to_string(v); }
 
-size_t mul(size_t a, size_t b, const std::string& what) {
+}  // namespace
+
+size_t checked_mul(size_t a, size_t b, const std::string& what) {
   size_t r;
   if (__builtin_mul_overflow(a, b, &r)) throw Error(Status::SizeOverflow, what + " overflows: " + str(a) + " * " + str(b));
   return r;
 }
 
-size_t add(size_t a, size_t b, const std::string& what) {
+size_t checked_add(size_t a, size_t b, const std::string& what) {
   size_t r;
   if (__builtin_add_overflow(a, b, &r)) throw Error(Status::SizeOverflow, what + " overflows: " + str(a) + " + " + str(b));
   return r;
 }
+
+namespace {
 
 // Rows and columns of a stored operand as the caller sees it (in the call's layout).
 struct Stored {
@@ -149,6 +153,13 @@ T mem_info(cl_mem m, cl_mem_info what, const std::string& name) {
   return value;
 }
 
+size_t max_start(const ItemStarts& s, const char* name) {
+  if (!s.list) return last_offset(s.first, s.stride, s.count, name);
+  return *std::max_element(s.list->begin(), s.list->end());
+}
+
+}  // namespace
+
 // A memory object the call may use as `name`'s buffer, and its size in bytes.
 size_t check_buffer(cl_mem m, const std::string& name, cl_context queue_context, bool read, bool written) {
   if (!m) throw Error(Status::InvalidBuffer, name + "_buffer is null");
@@ -166,13 +177,6 @@ size_t check_buffer(cl_mem m, const std::string& name, cl_context queue_context,
                                           (name == "c" ? std::string(" (beta is not 0)") : std::string()));
   return mem_info<size_t>(m, CL_MEM_SIZE, name);
 }
-
-size_t max_start(const ItemStarts& s, const char* name) {
-  if (!s.list) return last_offset(s.first, s.stride, s.count, name);
-  return *std::max_element(s.list->begin(), s.list->end());
-}
-
-}  // namespace
 
 void check_operands(const GemmCall& call, cl_context queue_context, const ItemStarts& a, const ItemStarts& b,
                     const ItemStarts& c, bool c_read) {
@@ -197,9 +201,9 @@ void check_operands(const GemmCall& call, cl_context queue_context, const ItemSt
     if (!is_c) inputs.push_back(footprint);
     if (outer == 0 || inner == 0) continue;
     // Elements the matrix spans from its offset: (outer - 1) full leading dimensions plus one run.
-    const size_t span = add(mul(outer - 1, s.ref->ld, n + " extent"), inner, n + " extent");
+    const size_t span = checked_add(checked_mul(outer - 1, s.ref->ld, n + " extent"), inner, n + " extent");
     const size_t max_off = max_start(starts, s.name);
-    const size_t need = mul(add(max_off, span, n + " offset + extent"), element, n + " size in bytes");
+    const size_t need = checked_mul(checked_add(max_off, span, n + " offset + extent"), element, n + " size in bytes");
     if (need > bytes)
       throw Error(Status::BufferTooSmall, n + "_buffer holds " + str(bytes) + " bytes but " + n + "_offset " +
                                               str(max_off) + " with " + n + "_ld " + str(s.ref->ld) + " and a " +
@@ -209,7 +213,7 @@ void check_operands(const GemmCall& call, cl_context queue_context, const ItemSt
 }
 
 size_t last_offset(size_t offset, size_t stride, size_t count, const char* name) {
-  return add(offset, mul(count - 1, stride, std::string(name) + " stride * (batch_count - 1)"),
+  return checked_add(offset, checked_mul(count - 1, stride, std::string(name) + " stride * (batch_count - 1)"),
              std::string(name) + " offset of the last batch");
 }
 

@@ -8,6 +8,7 @@
 
 #include "api/operand_overlap.hpp"
 
+#include <string>
 #include <vector>
 
 namespace clgemm::detail {
@@ -32,6 +33,15 @@ void check_batch_count(size_t count);
 // Skips A and B when the call does not read them (k = 0, or alpha = 0 outside batched arrays).
 void check_operands(const GemmCall& call, cl_context queue_context, const ItemStarts& a, const ItemStarts& b,
                     const ItemStarts& c, bool c_read);
+
+// a·b and a + b; Error(SizeOverflow) naming `what` where they overflow.
+size_t checked_mul(size_t a, size_t b, const std::string& what);
+size_t checked_add(size_t a, size_t b, const std::string& what);
+
+// A memory object the call may use as the buffer of argument `name` ("a" for a_buffer): not null,
+// a buffer of the queue's context, with flags that allow reading (`read`) and writing (`written`)
+// it. Returns its size in bytes.
+size_t check_buffer(cl_mem m, const std::string& name, cl_context queue_context, bool read, bool written);
 
 // offset + (count - 1) · stride for strided batches, with overflow checking.
 size_t last_offset(size_t offset, size_t stride, size_t count, const char* name);

@@ -28,6 +28,8 @@ const char* status_name(Status s) {
     case Status::InvalidDataType: return "invalid data type";
     case Status::UnsupportedTypes: return "unsupported combination of types";
     case Status::NoFp64: return "no double precision on the device";
+    case Status::InvalidQuantFormat: return "invalid quantized format";
+    case Status::QuantBlockMismatch: return "k is not a multiple of the quantized block";
   }
   return "unknown status";
 }
