@@ -3,6 +3,7 @@
 #include <clgemm/error.hpp>
 #include <clgemm/gemm.hpp>
 
+#include "api/call_events.hpp"
 #include "api/context_registry.hpp"
 #include "api/gemm_checks.hpp"
 #include "api/grouped_checks.hpp"
@@ -13,7 +14,6 @@
 #include "plan/launch_builder.hpp"
 #include "plan/normalise.hpp"
 #include "plan/plan_call.hpp"
-#include "runtime/cl_error.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -22,22 +22,6 @@
 namespace clgemm {
 
 namespace {
-
-// Returns the event to the caller (who owns one reference to it).
-void hand_back(const cl::Event& ev, cl_event* out) {
-  if (!out) return;
-  *out = ev();
-  if (*out) clRetainEvent(*out);
-}
-
-// An event for a call that enqueued no work, so callers can wait on it uniformly.
-void hand_back_marker(cl_command_queue queue, cl_event* out) {
-  if (!out) return;
-  *out = nullptr;
-  const cl_int err = clEnqueueMarkerWithWaitList(queue, 0, nullptr, out);
-  if (err != CL_SUCCESS)
-    throw Error(Status::OpenCLError, std::string("clEnqueueMarkerWithWaitList failed with ") + detail::cl_error_name(err));
-}
 
 // What every entry point checks before anything else: the queue (whose context it returns),
 // the enums and the index range.
@@ -67,14 +51,14 @@ void run(const GemmCall& call, detail::BatchSpec spec, bool scale_only, cl_comma
       scale_only ? ctx.info() : detail::planning_device(ctx, g.type, with_compute.math, scratch);
   const detail::LaunchPlan plan = scale_only ? detail::build_scale_plan(device, g, spec)
                        : detail::build_launch_plan(device, detail::plan_parts(device, g, spec, with_compute));
-  hand_back(detail::enqueue_plan(ctx, q, plan, {g.a.buffer, g.b.buffer, g.c.buffer}, options.events), event);
+  detail::hand_back(detail::enqueue_plan(ctx, q, plan, {g.a.buffer, g.b.buffer, g.c.buffer}, options.events), event);
 }
 
 }  // namespace
 
 void gemm(const GemmCall& call, cl_command_queue queue, cl_event* event, const GemmOptions& options) {
   const cl_context context = check_common(call, queue);
-  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  if (nothing_to_compute(call)) return detail::hand_back_marker(queue, event);
   detail::check_operands(call, context, {1, call.a.offset}, {1, call.b.offset}, {1, call.c.offset}, call.beta != 0.0);
   run(call, {}, !detail::reads_operands(call.k, call.alpha), queue, event, options);
 }
@@ -93,7 +77,7 @@ void gemm_batched(const GemmCall& call, const std::vector<double>& alphas, const
                                                  " entries but alphas holds " + std::to_string(count) +
                                                  "; every per-batch array needs batch_count entries");
   const cl_context context = check_common(call, queue);
-  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  if (nothing_to_compute(call)) return detail::hand_back_marker(queue, event);
   // alpha varies per batch, so A and B are checked as if read (the kernel ignores them where
   // alpha is 0, but must never read outside their buffers).
   GemmCall checked = call;
@@ -113,7 +97,7 @@ void gemm_strided_batched(const GemmCall& call, size_t a_stride, size_t b_stride
                           cl_command_queue queue, cl_event* event, const GemmOptions& options) {
   detail::check_batch_count(batch_count);
   const cl_context context = check_common(call, queue);
-  if (nothing_to_compute(call)) return hand_back_marker(queue, event);
+  if (nothing_to_compute(call)) return detail::hand_back_marker(queue, event);
   detail::check_operands(call, context, {batch_count, call.a.offset, a_stride}, {batch_count, call.b.offset, b_stride},
                          {batch_count, call.c.offset, c_stride}, call.beta != 0.0);
   detail::BatchSpec spec;
@@ -129,7 +113,7 @@ void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue,
   std::vector<detail::RowMajorGemm> rows;
   for (const GemmCall& p : problems)
     if (detail::grouped_has_work(p)) rows.push_back(detail::to_row_major(p));
-  if (rows.empty()) return hand_back_marker(queue, event);
+  if (rows.empty()) return detail::hand_back_marker(queue, event);
   const std::shared_ptr<const Context> held = detail::context_for_queue(queue);
   const Context& ctx = *held;
   detail::check_device(ctx.info());
@@ -156,7 +140,7 @@ void gemm_grouped(const std::vector<GemmCall>& problems, cl_command_queue queue,
           : detail::build_grouped_launch(rows, detail::plan_grouped(ctx.info(), rows, options));
   if (options.events) options.events->clear();
   const cl::CommandQueue q(queue, true);
-  hand_back(detail::enqueue_plan(ctx, q, launch, buffers, options.events), event);
+  detail::hand_back(detail::enqueue_plan(ctx, q, launch, buffers, options.events), event);
 }
 
 }  // namespace clgemm

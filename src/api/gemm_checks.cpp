@@ -200,10 +200,8 @@ void check_operands(const GemmCall& call, cl_context queue_context, const ItemSt
     const Footprint footprint{s.name, s.ref->buffer, outer, inner, s.ref->ld, starts, element};
     if (!is_c) inputs.push_back(footprint);
     if (outer == 0 || inner == 0) continue;
-    // Elements the matrix spans from its offset: (outer - 1) full leading dimensions plus one run.
-    const size_t span = checked_add(checked_mul(outer - 1, s.ref->ld, n + " extent"), inner, n + " extent");
     const size_t max_off = max_start(starts, s.name);
-    const size_t need = checked_mul(checked_add(max_off, span, n + " offset + extent"), element, n + " size in bytes");
+    const size_t need = extent_bytes(outer, inner, s.ref->ld, max_off, element, n);
     if (need > bytes)
       throw Error(Status::BufferTooSmall, n + "_buffer holds " + str(bytes) + " bytes but " + n + "_offset " +
                                               str(max_off) + " with " + n + "_ld " + str(s.ref->ld) + " and a " +
@@ -212,16 +210,26 @@ void check_operands(const GemmCall& call, cl_context queue_context, const ItemSt
   }
 }
 
+size_t extent_bytes(size_t outer, size_t inner, size_t ld, size_t last_start, size_t element, const std::string& name) {
+  // Elements the matrix spans from its offset: (outer - 1) full leading dimensions plus one run.
+  const size_t span = checked_add(checked_mul(outer - 1, ld, name + " extent"), inner, name + " extent");
+  return checked_mul(checked_add(last_start, span, name + " offset + extent"), element, name + " size in bytes");
+}
+
 size_t last_offset(size_t offset, size_t stride, size_t count, const char* name) {
   return checked_add(offset, checked_mul(count - 1, stride, std::string(name) + " stride * (batch_count - 1)"),
              std::string(name) + " offset of the last batch");
 }
 
-void check_index_range(const GemmCall& call) {
+void check_index_range(std::initializer_list<size_t> sizes_and_lds) {
   // Kernels index rows and columns with 32-bit ints and multiply by ld in 64 bits.
-  for (size_t v : {call.m, call.n, call.k, call.a.ld, call.b.ld, call.c.ld})
+  for (size_t v : sizes_and_lds)
     if (v > size_t(INT_MAX))
       throw Error(Status::SizeOverflow, "a size or leading dimension of " + str(v) + " exceeds 2^31 - 1, the largest clgemm supports");
+}
+
+void check_index_range(const GemmCall& call) {
+  check_index_range({call.m, call.n, call.k, call.a.ld, call.b.ld, call.c.ld});
 }
 
 }  // namespace clgemm::detail

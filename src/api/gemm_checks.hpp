@@ -8,6 +8,7 @@
 
 #include "api/operand_overlap.hpp"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -43,10 +44,17 @@ size_t checked_add(size_t a, size_t b, const std::string& what);
 // it. Returns its size in bytes.
 size_t check_buffer(cl_mem m, const std::string& name, cl_context queue_context, bool read, bool written);
 
+// The bytes a buffer must hold for a matrix of `outer` runs of `inner` elements (outer, inner ≥ 1),
+// `ld` apart, of `element` bytes each, whose last batch item starts at element `last_start`:
+// (last_start + (outer - 1)·ld + inner)·element, Error(SizeOverflow) naming `name` on overflow.
+size_t extent_bytes(size_t outer, size_t inner, size_t ld, size_t last_start, size_t element, const std::string& name);
+
 // offset + (count - 1) · stride for strided batches, with overflow checking.
 size_t last_offset(size_t offset, size_t stride, size_t count, const char* name);
 
 // The 32-bit index range kernels use: every ld and extent must fit in an int.
 void check_index_range(const GemmCall& call);
+// The same for any sizes and leading dimensions (the quantized calls').
+void check_index_range(std::initializer_list<size_t> sizes_and_lds);
 
 }  // namespace clgemm::detail

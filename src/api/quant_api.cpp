@@ -3,11 +3,11 @@
 #include <clgemm/error.hpp>
 #include <clgemm/quant.hpp>
 
+#include "api/call_events.hpp"
 #include "api/context_registry.hpp"
 #include "api/gemm_checks.hpp"
 #include "api/quant_checks.hpp"
 #include "quant/quant_operands.hpp"
-#include "runtime/cl_error.hpp"
 
 namespace clgemm {
 
@@ -18,28 +18,16 @@ void run(const QuantGemmCall& call, size_t a_stride, size_t w_stride, size_t c_s
   const cl_context context = detail::check_queue(queue);
   detail::check_quant_enums(call);
   if (options.events) options.events->clear();
-  if (call.m == 0 || call.n == 0) {
-    if (event) {
-      *event = nullptr;
-      const cl_int err = clEnqueueMarkerWithWaitList(queue, 0, nullptr, event);
-      if (err != CL_SUCCESS)
-        throw Error(Status::OpenCLError, std::string("clEnqueueMarkerWithWaitList failed with ") +
-                                             detail::cl_error_name(err));
-    }
-    return;
-  }
+  if (call.m == 0 || call.n == 0) return detail::hand_back_marker(queue, event);
   detail::check_quant_operands(call, context, a_stride, w_stride, c_stride, batch_count);
   const std::shared_ptr<const Context> held = detail::context_for_queue(queue);
   detail::check_device(held->info());
   const QuantPlan plan = plan_quantized(held->info(), call, batch_count);
   const cl::CommandQueue q(queue, true);
   const cl::Event done = detail::enqueue_quantized(
-      *held, q, plan, detail::quant_operands(call, a_stride, w_stride, c_stride, batch_count));
+      *held, q, plan, detail::quant_operands(call, a_stride, w_stride, c_stride));
   if (options.events) options.events->push_back(done);
-  if (event) {
-    *event = done();
-    clRetainEvent(*event);
-  }
+  detail::hand_back(done, event);
 }
 
 }  // namespace

@@ -5,8 +5,7 @@
 
 #include "api/gemm_checks.hpp"
 #include "api/operand_overlap.hpp"
-
-#include <climits>
+#include "exec/problem.hpp"
 
 namespace clgemm::detail {
 
@@ -28,9 +27,8 @@ void check_type(const char* name, DataType t) {
 void check_extent(const char* name, const char* offset_name, size_t buffer_bytes, size_t outer, size_t inner,
                   size_t ld, const ItemStarts& starts, size_t element) {
   const std::string n = name;
-  const size_t span = checked_add(checked_mul(outer - 1, ld, n + " extent"), inner, n + " extent");
   const size_t last = last_offset(starts.first, starts.stride, starts.count, name);
-  const size_t need = checked_mul(checked_add(last, span, n + " offset + extent"), element, n + " size in bytes");
+  const size_t need = extent_bytes(outer, inner, ld, last, element, n);
   if (need > buffer_bytes)
     throw Error(Status::BufferTooSmall, n + "_buffer holds " + str(buffer_bytes) + " bytes but " + offset_name + " " +
                                             str(last) + (starts.count > 1 ? " (the last item's)" : "") + " with " +
@@ -47,10 +45,7 @@ void check_quant_enums(const QuantGemmCall& call) {
   check_type("a_type", call.a_type);
   check_type("c_type", call.c_type);
   quant_row_bytes(call.w.format, call.k);  // InvalidQuantFormat, QuantBlockMismatch
-  for (size_t v : {call.m, call.n, call.k, call.a.ld, call.c.ld})
-    if (v > size_t(INT_MAX))
-      throw Error(Status::SizeOverflow, "a size or leading dimension of " + str(v) +
-                                            " exceeds 2^31 - 1, the largest clgemm supports");
+  check_index_range({call.m, call.n, call.k, call.a.ld, call.c.ld});
 }
 
 void check_quant_operands(const QuantGemmCall& call, cl_context queue_context, size_t a_stride, size_t w_stride_bytes,
@@ -58,7 +53,7 @@ void check_quant_operands(const QuantGemmCall& call, cl_context queue_context, s
   const bool row = call.layout == Layout::RowMajor;
   const char* major = row ? "row-major" : "column-major";
   std::vector<Footprint> inputs;
-  if (call.k > 0 && call.alpha != 0.0) {
+  if (reads_operands(call.k, call.alpha)) {
     const size_t a_inner = row ? call.k : call.m, a_outer = row ? call.m : call.k;
     if (call.a.ld < a_inner)
       throw Error(Status::InvalidLeadingDimension, "a_ld is " + str(call.a.ld) + " but must be at least " +

@@ -1,6 +1,7 @@
 // quant_launch.cpp — a checked quantized call as the kernels' arguments, and its one launch.
 #include "quant/quant_operands.hpp"
 
+#include "exec/problem.hpp"
 #include "runtime/cl_error.hpp"
 
 namespace clgemm::detail {
@@ -13,11 +14,10 @@ std::vector<std::string> kernel_sources(const std::string& kernel) {
 
 }  // namespace
 
-QuantOperands quant_operands(const QuantGemmCall& call, size_t a_stride, size_t w_stride_bytes, size_t c_stride,
-                             size_t batch_count) {
+QuantOperands quant_operands(const QuantGemmCall& call, size_t a_stride, size_t w_stride_bytes, size_t c_stride) {
   QuantOperands q;
   const bool row = call.layout == Layout::RowMajor;
-  const bool reads = call.k > 0 && call.alpha != 0.0;
+  const bool reads = reads_operands(call.k, call.alpha);
   q.m = int(call.m), q.n = int(call.n), q.units = reads ? int(call.k / 32) : 0;
   q.alpha = float(call.alpha), q.beta = float(call.beta);
   q.a = reads ? call.a.buffer : nullptr;
@@ -28,7 +28,6 @@ QuantOperands quant_operands(const QuantGemmCall& call, size_t a_stride, size_t 
   q.w_off = call.w.offset, q.w_row_bytes = call.w.row_bytes, q.w_stride = w_stride_bytes;
   q.c_off = call.c.offset, q.c_stride = c_stride;
   q.c_rs = row ? int(call.c.ld) : 1, q.c_cs = row ? 1 : int(call.c.ld);
-  q.batch = batch_count;
   return q;
 }
 

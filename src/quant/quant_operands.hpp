@@ -17,14 +17,13 @@ struct QuantOperands {
   cl_mem a = nullptr, w = nullptr, c = nullptr;
   cl_ulong a_off = 0, a_stride = 0, w_off = 0, w_row_bytes = 0, w_stride = 0, c_off = 0, c_stride = 0;
   int a_rs = 0, a_cs = 0, c_rs = 0, c_cs = 0;
-  size_t batch = 1;
 };
 
 // The operands of `call`, checked already (api/quant_checks.hpp), with the items' strides.
-QuantOperands quant_operands(const QuantGemmCall& call, size_t a_stride, size_t w_stride_bytes, size_t c_stride,
-                             size_t batch_count);
+QuantOperands quant_operands(const QuantGemmCall& call, size_t a_stride, size_t w_stride_bytes, size_t c_stride);
 
-// Builds (or finds) the plan's kernel and enqueues it on `queue`; returns its event.
+// Builds (or finds) the plan's kernel and enqueues it on `queue` over the plan's work sizes, which
+// count the batch's items; returns its event.
 cl::Event enqueue_quantized(const Context& ctx, const cl::CommandQueue& queue, const QuantPlan& plan,
                             const QuantOperands& ops);
 
