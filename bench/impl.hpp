@@ -33,6 +33,9 @@ struct ImplInfo {
   bool peer = false;        // counts when finding the best peer to compare clgemm with
   bool batched = false;     // computes a strided batch (Shape::batch > 1) in one call
   bool grouped = false;     // computes a grouped shape (Shape::problems) in one call
+  // Reads the quantized weights (Problem::w) itself, and is checked against their exact
+  // dequantized values (quantized_reference); the others compute on Problem::b.
+  bool quantized = false;
   Precision precision = Precision::FP32;  // its arithmetic at the run's types (the checker's tolerance)
   Hardware hardware = Hardware::OpenCLDevice;
   Timing timing = Timing::HostClock;

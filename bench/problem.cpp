@@ -11,13 +11,14 @@ namespace clgemm::bench {
 
 std::string CallSettings::describe() const {
   std::string s = layout == Layout::RowMajor ? "row-major" : "column-major";
+  if (quant) s += std::string(", ") + quant_format_name(*quant) + " weights W";
   s += std::string(", C = ") + (alpha == 1.0f ? "" : "alpha*") + (a_transpose == Transpose::Yes ? "A^T" : "A") + "*" +
-       (b_transpose == Transpose::Yes ? "B^T" : "B") + (beta == 0.0f ? "" : " + beta*C");
+       (quant ? "dequant(W)^T" : b_transpose == Transpose::Yes ? "B^T" : "B") + (beta == 0.0f ? "" : " + beta*C");
   return s;
 }
 
 bool CallSettings::is_plain() const {
-  return layout == Layout::RowMajor && a_transpose == Transpose::No && b_transpose == Transpose::No &&
+  return !quant && layout == Layout::RowMajor && a_transpose == Transpose::No && b_transpose == Transpose::No &&
          alpha == 1.0f && beta == 0.0f;
 }
 
@@ -81,14 +82,32 @@ Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t 
   p.ldc = leading_dim(settings.layout, false, m, n);
   const size_t items = shape.batch;
   p.a = random_matrix(settings.types.in, m * k * items, seed);
-  p.b = random_matrix(settings.types.in, k * n * items, seed ^ 0x9e3779b97f4a7c15ull);
   p.c0 = random_matrix(settings.types.out, m * n * items, seed ^ 0xc2b2ae3d27d4eb4full);
+  if (!settings.quant) {
+    p.b = random_matrix(settings.types.in, k * n * items, seed ^ 0x9e3779b97f4a7c15ull);
+    return p;
+  }
+  // W's rows of every item at once: rows are independent, so batch·N rows of K are the items'
+  // weights one after another.
+  std::vector<float> values(n * items * k);
+  cpu::fill_random(values, seed ^ 0x9e3779b97f4a7c15ull);
+  p.w_row_bytes = quant_row_bytes(*settings.quant, k);
+  p.w = quantize(values.data(), n * items, k, *settings.quant);
+  const std::vector<float> dequantized = dequantize(p.w.data(), n * items, k, *settings.quant);
+  if (settings.types.in == DataType::F32) {
+    p.b = HostMatrix(dequantized);
+  } else {
+    p.b = HostMatrix(settings.types.in, dequantized.size());
+    for (size_t i = 0; i < dequantized.size(); ++i) p.b.set(i, dequantized[i]);
+  }
   return p;
 }
 
-std::vector<double> reference_result(const Problem& p) {
+namespace {
+
+std::vector<double> reference_with_b(const Problem& p, const std::vector<double>& b) {
   const auto& s = p.settings;
-  std::vector<double> a = p.a.to_doubles(), b = p.b.to_doubles(), c = p.c0.to_doubles();
+  std::vector<double> a = p.a.to_doubles(), c = p.c0.to_doubles();
   if (p.shape.m == 0 || p.shape.n == 0) return c;
   // BLAS does not read C when beta = 0; neither does the reference.
   if (s.beta == 0.0f) std::fill(c.begin(), c.end(), 0.0);
@@ -106,6 +125,17 @@ std::vector<double> reference_result(const Problem& p) {
                 int(p.shape.k), double(s.alpha), a.data() + i * p.a_stride(), int(p.lda),
                 b.data() + i * p.b_stride(), int(p.ldb), double(s.beta), c.data() + i * p.c_stride(), int(p.ldc));
   return c;
+}
+
+}  // namespace
+
+std::vector<double> reference_result(const Problem& p) { return reference_with_b(p, p.b.to_doubles()); }
+
+std::vector<double> quantized_reference(const Problem& p) {
+  if (!p.settings.quant) return reference_result(p);
+  const std::vector<float> w =
+      dequantize(p.w.data(), p.shape.n * p.batch(), p.shape.k, *p.settings.quant, p.w_row_bytes);
+  return reference_with_b(p, std::vector<double>(w.begin(), w.end()));
 }
 
 }  // namespace clgemm::bench

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <clgemm/gemm.hpp>
+#include <clgemm/quant.hpp>
 
 #include "bench/gemm_types.hpp"
 #include "bench/host_matrix.hpp"
 #include "bench/shapes.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,10 @@ struct CallSettings {
   Transpose a_transpose = Transpose::No, b_transpose = Transpose::No;
   float alpha = 1.0f, beta = 0.0f;
   GemmTypes types;  // float32 unless --precision says otherwise
+  // --quant: B is the dequantized form of quantized weights W (N rows of K), so the product is
+  // A·dequant(W)ᵀ. B enters as Bᵀ in row-major and as B in column-major: either way its memory is
+  // W's rows, dequantized, one after another.
+  std::optional<QuantFormat> quant;
 
   // "row-major, A·B" / "column-major, A·Bᵀ" and the like, for headers.
   std::string describe() const;
@@ -47,6 +53,11 @@ struct Problem {
   size_t lda = 0, ldb = 0, ldc = 0;
   HostMatrix a, b;
   HostMatrix c0;  // C before the call: random, so a result that skips elements shows
+  // With settings.quant: W's bytes, batch·N rows of w_row_bytes (item i's N rows start at row
+  // i·N), quantized from random values; b holds their dequantized values rounded to types.in,
+  // the operand the dense implementations receive.
+  std::vector<uint8_t> w;
+  size_t w_row_bytes = 0;
   std::vector<GroupMember> members;  // a grouped shape's problems
 
   GemmShape gemm_shape() const { return {shape.m, shape.n, shape.k}; }
@@ -55,6 +66,7 @@ struct Problem {
   size_t a_stride() const { return shape.m * shape.k; }
   size_t b_stride() const { return shape.k * shape.n; }
   size_t c_stride() const { return shape.m * shape.n; }
+  size_t w_stride_bytes() const { return shape.n * w_row_bytes; }
   double flops() const;
 };
 
@@ -67,5 +79,10 @@ Problem make_problem(const Shape& shape, const CallSettings& settings, uint64_t 
 // alpha·op(A)·op(B) + beta·C0 in float64 (OpenBLAS dgemm on the stored inputs widened to
 // double: the values every implementation receives, after rounding to their type), stored like C.
 std::vector<double> reference_result(const Problem& p);
+
+// With settings.quant: the same product with W's exact dequantized values in place of b, the
+// reference of an implementation that reads W itself (ImplInfo::quantized). For float32
+// activations b holds those values already and the two references agree.
+std::vector<double> quantized_reference(const Problem& p);
 
 }  // namespace clgemm::bench

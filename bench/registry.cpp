@@ -33,7 +33,8 @@ std::vector<std::string> all_rung_names() {
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> impl_names() {
-  return {{"clgemm", "clgemm's public gemm() API"},
+  return {{"clgemm", "clgemm's public gemm() API (with --quant: gemm_quantized on the quantized weights)"},
+          {"clgemm-dense", "with --quant: clgemm's gemm() of the dequantized weights, in the activations' type"},
           {"clgemm-3xtf32", "clgemm with math 3xTF32: tensor cores at float32 accuracy (NVIDIA sm_80+)"},
           {"clgemm-tf32", "clgemm with math TF32 (a different precision: not counted as clgemm)"},
           {"ladder:N", "rung N of the optimisation ladder (\"ladder\" = every rung)"},
@@ -54,13 +55,13 @@ std::vector<std::string> expand_impl_names(const std::vector<std::string>& names
   };
   for (const auto& name : names) {
     if (name == "all") {
-      for (const char* n : {"clgemm", "clgemm-3xtf32", "clgemm-tf32", "clblast", "cublas", "cublas-tf32",
+      for (const char* n : {"clgemm", "clgemm-dense", "clgemm-3xtf32", "clgemm-tf32", "clblast", "cublas", "cublas-tf32",
                             "cublas-loop", "openblas", "cpu-loop"})
         add(n);
       for (const auto& r : all_rung_names()) add(r);
     } else if (name == "ladder") {
       for (const auto& r : all_rung_names()) add(r);
-    } else if (is_rung_name(name, nullptr) || name == "clgemm" || name == "clgemm-3xtf32" || name == "clgemm-tf32" ||
+    } else if (is_rung_name(name, nullptr) || name == "clgemm" || name == "clgemm-dense" || name == "clgemm-3xtf32" || name == "clgemm-tf32" ||
                name == "clblast" || name == "openblas" ||
                name == "cublas" || name == "cublas-tf32" || name == "cublas-loop" || name == "cpu-loop") {
       add(name);
@@ -80,7 +81,10 @@ ImplList make_impls(const std::vector<std::string>& names, const Context& ctx, c
   for (const auto& name : expand_impl_names(names)) {
     int rung = 0;
     const GemmTypes& t = options.types;
-    if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Fp32, t));
+    if (name == "clgemm" && options.quant) out.push_back(make_clgemm_quant(ctx, *options.quant, t));
+    else if (name == "clgemm") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Fp32, t));
+    else if (name == "clgemm-dense")
+      out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Fp32, t, "clgemm-dense"));
     else if (name == "clgemm-3xtf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32x3, t));
     else if (name == "clgemm-tf32") out.push_back(make_clgemm_api(ctx, options.clgemm_edges, Math::Tf32, t));
     else if (name == "clblast") out.push_back(make_clblast(ctx, t));

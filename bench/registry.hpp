@@ -3,10 +3,12 @@
 
 #include <clgemm/context.hpp>
 #include <clgemm/gemm.hpp>
+#include <clgemm/quant.hpp>
 
 #include "bench/gemm_types.hpp"
 #include "bench/impl.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +24,9 @@ struct ImplOptions {
   // The run's element types (--precision): the entry point each implementation calls, or "n/a"
   // where it has none.
   GemmTypes types{};
+  // --quant: "clgemm" is clgemm::gemm_quantized on these weights, and "clgemm-dense" clgemm's
+  // dense GEMM of their dequantized values.
+  std::optional<QuantFormat> quant;
 };
 
 // Every name --impl accepts, with what it stands for.

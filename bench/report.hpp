@@ -2,6 +2,7 @@
 // from it (% of peak, ratio to clgemm, clgemm against the best peer).
 #pragma once
 
+#include "bench/bandwidth.hpp"
 #include "bench/impl.hpp"
 #include "bench/peak.hpp"
 #include "bench/problem.hpp"
@@ -48,6 +49,7 @@ struct Report {
   RunOptions options;          // repeat, warm-up, limits and seed (progress unused)
   double cpu_limit_s = 0;
   std::optional<Peak> peak;
+  std::optional<CopyBandwidth> copy;  // measured for --quant runs, whose GEMVs are memory-bound
   std::vector<ImplEntry> impls;
   std::vector<Result> results;
   std::vector<Comparison> comparisons;  // one per shape, filled by finish_report()

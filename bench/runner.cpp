@@ -42,6 +42,12 @@ struct ReleaseGuard {
   }
 };
 
+// The weights one call reads: W's rows, or B in the activations' type.
+size_t weight_bytes(const Problem& p, bool quantized) {
+  const size_t rows = p.shape.n * p.batch();
+  return quantized ? rows * p.w_row_bytes : rows * p.shape.k * data_type_bytes(p.settings.types.in);
+}
+
 void measure(Implementation& impl, const Problem& p, const std::vector<double>& ref, const RunOptions& o,
              const std::string& where, Result& r) {
   const auto say = [&](const std::string& what, bool minor) {
@@ -87,6 +93,8 @@ void measure(Implementation& impl, const Problem& p, const std::vector<double>& 
   r.stats = summarize(r.times);
   r.gflops = gflops(p.flops(), r.stats.median);
   r.gflops_best = gflops(p.flops(), r.stats.min);
+  if (p.settings.quant && r.stats.median > 0)
+    r.weight_gbs = double(weight_bytes(p, impl.info().quantized)) / r.stats.median / 1e9;
 }
 
 }  // namespace
@@ -104,6 +112,10 @@ std::vector<Result> run_benchmark(const std::vector<Shape>& shapes, const CallSe
     if (o.progress) o.progress(where + " inputs and float64 reference", false);
     const Problem p = make_problem(shape, settings, o.seed + i);
     const std::vector<double> ref = reference_result(p);
+    // Implementations that read W get the product of its exact values; with float32 activations
+    // B holds exactly those, so one reference serves both.
+    const bool exact_b = !settings.quant || settings.types.in == DataType::F32;
+    const std::vector<double> quantized_ref = exact_b ? std::vector<double>{} : quantized_reference(p);
     for (size_t j = 0; j < impls.size(); ++j) {
       Implementation& impl = *impls[j];
       Result r;
@@ -119,7 +131,8 @@ std::vector<Result> run_benchmark(const std::vector<Shape>& shapes, const CallSe
         r.note = why;
       } else {
         try {
-          measure(impl, p, ref, o, where, r);
+          const bool own_ref = impl.info().quantized && !exact_b;
+          measure(impl, p, own_ref ? quantized_ref : ref, o, where, r);
         } catch (const std::exception& e) {
           r.outcome = Outcome::Failed;
           r.note = first_line(e.what());

@@ -33,6 +33,9 @@ struct Result {
   Stats stats;
   double gflops = 0;       // from the median time
   double gflops_best = 0;  // from the fastest run
+  // With --quant: the bytes of weights this implementation reads (W's blocks, or the dense B in
+  // the activations' type) over the median time, in GB/s; 0 otherwise.
+  double weight_gbs = 0;
   // Filled by finish_report():
   double percent_peak = -1;  // of the device's FP32 peak; negative when unknown or not applicable
   double vs_clgemm = 0;      // this GFLOP/s over clgemm's at the same shape; 0 when either is missing

@@ -44,6 +44,7 @@ nlohmann::json to_json(const Report& rep) {
                      {"beta", s.beta},
                      {"description", s.describe()},
                      {"precision", s.types.name()},
+                     {"quant", s.quant ? nlohmann::json(quant_format_name(*s.quant)) : nlohmann::json()},
                      {"a_type", data_type_name(s.types.in)},
                      {"b_type", data_type_name(s.types.in)},
                      {"c_type", data_type_name(s.types.out)},
@@ -57,11 +58,15 @@ nlohmann::json to_json(const Report& rep) {
                                           {"how", rep.peak->how},
                                           {"arithmetic", precision_name(rep.peak->arithmetic)}}
                          : nlohmann::json();
+  doc["copy_bandwidth"] = rep.copy ? nlohmann::json{{"gbs", rep.copy->gbs}, {"bytes", rep.copy->bytes},
+                                                    {"how", rep.copy->how}}
+                                   : nlohmann::json();
   doc["implementations"] = nlohmann::json::array();
   for (const auto& e : rep.impls)
     doc["implementations"].push_back({{"name", e.info.name},
                                       {"description", e.info.description},
                                       {"peer", e.info.peer},
+                                      {"quantized", e.info.quantized},
                                       {"arithmetic", precision_name(e.info.precision)},
                                       {"timing", timing_name(e.info.timing)},
                                       {"hardware", hardware_name(e.info.hardware)},
@@ -88,6 +93,7 @@ nlohmann::json to_json(const Report& rep) {
     j["gflops_best"] = number_or_null(r.gflops_best, r.timed());
     j["percent_peak"] = number_or_null(r.percent_peak, r.percent_peak >= 0);
     j["vs_clgemm"] = number_or_null(r.vs_clgemm, r.vs_clgemm > 0);
+    j["weight_gbs"] = number_or_null(r.weight_gbs, r.weight_gbs > 0);
     // A grouped call's problems, [m, n, k] each, so that another program can run the same ones.
     if (r.shape.grouped()) {
       j["problems"] = nlohmann::json::array();
@@ -130,7 +136,7 @@ std::string csv_field(const std::string& s) {
 
 void write_csv(const Report& rep, std::ostream& out) {
   out << "group,x,m,n,k,impl,status,median_s,min_s,gflops,gflops_best,percent_peak,vs_clgemm,relative_error,"
-         "tolerance,precision,arithmetic,timing,note,batch\n";
+         "tolerance,precision,arithmetic,timing,note,batch,weight_gbs\n";
   for (const auto& r : rep.results) {
     const ImplEntry* e = rep.impl(r.impl);
     const auto opt = [](bool known, double v) { return known && std::isfinite(v) ? num(v) : std::string(); };
@@ -141,7 +147,7 @@ void write_csv(const Report& rep, std::ostream& out) {
         << opt(r.checked, r.check.error) << ',' << opt(r.checked, r.check.tolerance) << ','
         << rep.settings.types.name() << ',' << (e ? precision_name(e->info.precision) : "") << ','
         << csv_field(e ? timing_name(e->info.timing) : "")
-        << ',' << csv_field(r.note) << ',' << r.shape.batch << '\n';
+        << ',' << csv_field(r.note) << ',' << r.shape.batch << ',' << opt(r.weight_gbs > 0, r.weight_gbs) << '\n';
   }
 }
 

@@ -3,8 +3,9 @@
 # the ladder's eight rungs on small, ragged shapes under Oclgrind, an OpenCL 1.2 simulator that
 # reports data races (--data-races), out-of-bounds accesses and API misuse (--check-api). The GEMM
 # cases run through the public API (`clgemm plan --run`, `clgemm bench`); each case's tool checks
-# its result against float64 and exits non-zero on a wrong one. Passes when every case runs right
-# and Oclgrind reports nothing. Exits 77 (CTest's skip) without Oclgrind.
+# its result against float64 and exits non-zero on a wrong one; the quantized GEMV and GEMM run in
+# every GGUF format. Passes when every case runs right and Oclgrind reports nothing. Exits 77
+# (CTest's skip) without Oclgrind.
 #   bash scripts/oclgrind_sweep.sh build/clgemm [OUT_DIR]
 set -uo pipefail
 tool=$(realpath "$1")
@@ -44,9 +45,16 @@ done
 # A grouped call of 5 problems with sides from 3 to 45 (the grouped kernel's work list) in f32,
 # f64 and bf16 with float32 C, through `clgemm bench`, which exits non-zero on a wrong result.
 grouped="bench --grouped random:5:3:45:7 --impl clgemm --repeat 10 --warmup 0 --precision"
+# The quantized GEMV (3 rows) and tiled kernel (17 rows) in every format, checked by `clgemm
+# bench --quant` and not timed (--time-limit): each run takes seconds in the simulator.
+quant="bench --impl clgemm --warmup 0 --time-limit 0.001 --quant"
 for c in "sparse --m 67 --n 45 --k 70 --tile 16 --density 0,0.3,1 --repeat 1" "reduce --n 100003 --repeat 1" \
-         "$grouped f32" "$grouped f64" "$grouped bf16-f32"; do
+         "$grouped f32" "$grouped f64" "$grouped bf16-f32" \
+         "$quant q8_0 --sizes 3x21x64,17x5x64 --precision f32" "$quant q4_0 --sizes 3x21x64,17x5x64 --precision f16" \
+         "$quant q4_k --sizes 3x21x256,17x5x256 --precision bf16-f32" \
+         "$quant q6_k --sizes 3x21x256,17x5x256 --precision f32 --layout col"; do
   name=$(echo "$c" | awk '{print $1 "_" $NF}')
+  case "$c" in *--quant*) name=quant_$(echo "$c" | sed 's/.*--quant \([a-z0-9_]*\).*/\1/') ;; esac
   start=$SECONDS
   timeout 300 oclgrind --data-races --check-api "$tool" $c --device Oclgrind > "$out/$name.txt" 2>&1
   rc=$?

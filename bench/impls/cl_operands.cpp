@@ -15,9 +15,14 @@ cl::Buffer upload_matrix(const Context& ctx, const HostMatrix& host) {
 
 }  // namespace
 
-void ClOperands::upload(const Problem& p) {
+void ClOperands::upload(const Problem& p, Weights weights) {
   a_ = upload_matrix(ctx_, p.a);
-  b_ = upload_matrix(ctx_, p.b);
+  if (weights == Weights::Dense) {
+    b_ = upload_matrix(ctx_, p.b);
+  } else {
+    w_ = ctx_.buffer(std::max<size_t>(p.w.size(), 1));
+    if (!p.w.empty()) ctx_.queue().enqueueWriteBuffer(w_, CL_TRUE, 0, p.w.size(), p.w.data());
+  }
   c0_ = upload_matrix(ctx_, p.c0);
   c_ = ctx_.buffer(std::max<size_t>(p.c0.byte_size(), 1));
   c_type_ = p.c0.type();
@@ -38,7 +43,7 @@ HostMatrix ClOperands::read_c() {
 
 void ClOperands::clear() {
   ctx_.queue().finish();
-  a_ = b_ = c_ = c0_ = cl::Buffer();
+  a_ = b_ = w_ = c_ = c0_ = cl::Buffer();
   c_count_ = 0;
 }
 

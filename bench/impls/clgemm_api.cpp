@@ -16,9 +16,12 @@ namespace {
 
 class ClgemmApi final : public Implementation {
  public:
-  ClgemmApi(const Context& ctx, GemmOptions::Toggle edges, Math math, GemmTypes types)
+  ClgemmApi(const Context& ctx, GemmOptions::Toggle edges, Math math, GemmTypes types, const std::string& name)
       : ctx_(ctx), ops_(ctx), edges_(edges), math_(math), types_(types) {
-    info_.name = math == Math::Tf32x3 ? "clgemm-3xtf32" : math == Math::Tf32 ? "clgemm-tf32" : "clgemm";
+    info_.name = !name.empty()            ? name
+                 : math == Math::Tf32x3 ? "clgemm-3xtf32"
+                 : math == Math::Tf32   ? "clgemm-tf32"
+                                        : "clgemm";
     info_.description = "clgemm::gemm, public API (the planner's choice of kernel)";
     if (!types.is_f32()) info_.description += ", " + types.describe();
     if (math == Math::Tf32x3) info_.description += ", math 3xTF32 (tensor cores, float32 accuracy)";
@@ -39,6 +42,8 @@ class ClgemmApi final : public Implementation {
     return "";
   }
   std::string unsupported(const Problem& p) const override {
+    if (info_.name == "clgemm-dense" && !p.settings.quant)
+      return "the dense GEMM of quantized weights: --quant runs only (else it is clgemm)";
     if (math_ != Math::Fp32 && !p.settings.types.is_f32())
       return "TF32 and 3xTF32 math take float32 operands only (--precision f32)";
     if (p.settings.types.in == DataType::F64 && !ctx_.info().fp64)
@@ -108,8 +113,8 @@ class ClgemmApi final : public Implementation {
 }  // namespace
 
 std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math,
-                                                GemmTypes types) {
-  return std::make_unique<ClgemmApi>(ctx, edges, math, types);
+                                                GemmTypes types, const std::string& name) {
+  return std::make_unique<ClgemmApi>(ctx, edges, math, types, name);
 }
 
 }  // namespace clgemm::bench

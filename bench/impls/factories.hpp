@@ -6,16 +6,21 @@
 #include <clgemm/context.hpp>
 #include <clgemm/gemm.hpp>
 #include <clgemm/ladder.hpp>
+#include <clgemm/quant.hpp>
 
 #include "bench/gemm_types.hpp"
 #include "bench/impl.hpp"
 
 #include <memory>
+#include <string>
 
 namespace clgemm::bench {
 
+// `name` replaces the one the math gives ("clgemm", "clgemm-tf32", ...) where not empty.
 std::unique_ptr<Implementation> make_clgemm_api(const Context& ctx, GemmOptions::Toggle edges, Math math,
-                                                GemmTypes types = {});
+                                                GemmTypes types = {}, const std::string& name = "");
+// clgemm::gemm_quantized on W's blocks (a --quant run's "clgemm").
+std::unique_ptr<Implementation> make_clgemm_quant(const Context& ctx, QuantFormat format, GemmTypes types);
 // Ladder rungs and the triple loop compute float32 only.
 std::unique_ptr<Implementation> make_ladder_rung(const Context& ctx, const RungInfo& rung);
 // CLBlastSgemm, CLBlastDgemm or CLBlastHgemm; no CLBlast GEMM takes bf16 or mixed types.

@@ -1,7 +1,9 @@
 // bench/impls/openblas.cpp — OpenBLAS on the host CPU with all its threads: the CPU library a user
 // would otherwise call, cblas_sgemm for float32 and cblas_dgemm for float64 (OpenBLAS has no GEMM
-// of the 16-bit types as clgemm stores them). Synchronous, so the host clock around the call is
-// its time.
+// of the 16-bit types as clgemm stores them), and cblas_sgemv or cblas_dgemv where M = 1, as a
+// caller with one row of activations writes (the OpenBLAS of Debian 12 does not forward such a
+// GEMM to its GEMV, which is faster at it). Synchronous, so the host clock around the call is its
+// time.
 #include "bench/impls/factories.hpp"
 
 #include <cblas.h>
@@ -17,7 +19,8 @@ class OpenBlas final : public Implementation {
   explicit OpenBlas(GemmTypes types) : types_(types) {
     const bool f64 = types.in == DataType::F64;
     info_.name = "openblas";
-    info_.description = std::string("OpenBLAS ") + (f64 ? "cblas_dgemm" : "cblas_sgemm") + " on the host CPU, " +
+    info_.description = std::string("OpenBLAS ") + (f64 ? "cblas_dgemm (dgemv where M = 1)" : "cblas_sgemm (sgemv where M = 1)") +
+                        " on the host CPU, " +
                         std::to_string(openblas_get_num_threads()) + " threads";
     info_.peer = true;
     info_.precision = f64 ? Precision::FP64 : Precision::FP32;
@@ -43,6 +46,7 @@ class OpenBlas final : public Implementation {
     const auto ta = s.a_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans;
     const auto tb = s.b_transpose == Transpose::Yes ? CblasTrans : CblasNoTrans;
     const int m = int(p_->shape.m), n = int(p_->shape.n), k = int(p_->shape.k);
+    if (m == 1) return run_gemv(layout, tb, n, k);
     const auto t0 = std::chrono::steady_clock::now();
     if (c_.type() == DataType::F64)
       cblas_dgemm(layout, ta, tb, m, n, k, double(s.alpha), p_->a.f64().data(), int(p_->lda), p_->b.f64().data(),
@@ -53,6 +57,25 @@ class OpenBlas final : public Implementation {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   HostMatrix result() override { return c_; }
+
+  // C's one row = alpha·op(B)ᵀ·a + beta·C: op(B)ᵀ is B as stored where B enters transposed, else
+  // its transpose, in either layout. The strides of a's and C's elements follow from the layout.
+  double run_gemv(decltype(CblasRowMajor) layout, decltype(CblasTrans) tb, int n, int k) {
+    const auto& s = p_->settings;
+    const bool row = s.layout == Layout::RowMajor, ta = s.a_transpose == Transpose::Yes;
+    const int inc_a = row != ta ? 1 : int(p_->lda), inc_c = row ? 1 : int(p_->ldc);
+    const bool b_as_stored = tb == CblasTrans;
+    const auto op = b_as_stored ? CblasNoTrans : CblasTrans;
+    const int rows = b_as_stored ? n : k, cols = b_as_stored ? k : n;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (c_.type() == DataType::F64)
+      cblas_dgemv(layout, op, rows, cols, double(s.alpha), p_->b.f64().data(), int(p_->ldb), p_->a.f64().data(), inc_a,
+                  double(s.beta), c_.f64().data(), inc_c);
+    else
+      cblas_sgemv(layout, op, rows, cols, s.alpha, p_->b.f32().data(), int(p_->ldb), p_->a.f32().data(), inc_a,
+                  s.beta, c_.f32().data(), inc_c);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   void release() override {
     c_ = {};
     p_ = nullptr;

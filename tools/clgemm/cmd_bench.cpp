@@ -2,6 +2,7 @@
 // rungs, the CPU triple loop) on the same inputs, checked against float64, as a table, JSON, CSV
 // and a plot. The measuring itself lives in bench/; this file is options and presentation.
 #include <clgemm/error.hpp>
+#include <clgemm/quant.hpp>
 
 #include "bench/environment.hpp"
 #include "bench/gemm_types.hpp"
@@ -21,6 +22,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace clgemm::cli {
@@ -43,7 +45,30 @@ struct BenchOptions {
   uint64_t seed = 0;  // 0: from the clock
   std::string edges = "auto";  // GemmOptions::force_edge_split of the clgemm implementation
   std::string precision = "f32";  // bench::parse_precision; checked in run_bench (exit 2, as --impl)
+  std::string quant;  // --quant: a quantized format's name; empty for dense B
 };
+
+// --quant's format, or none; a name that is no format is refused naming the option.
+std::optional<QuantFormat> quant_format(const BenchOptions& o) {
+  if (o.quant.empty()) return std::nullopt;
+  try {
+    return quant_format_from_name(o.quant);
+  } catch (const Error& e) {
+    throw Error(e.status(), std::string("--quant: ") + e.what());
+  }
+}
+
+// What a --quant run takes: W's rows enter transposed in row-major (A·dequant(W)ᵀ) and A as it is
+// stored, no grouped calls, 16-bit or float32 activations, and K a multiple of the format's block.
+void check_quant_options(const BenchOptions& o, const CLI::App& cmd, const bench::GemmTypes& types) {
+  for (const char* option : {"--transa", "--transb", "--grouped"})
+    if (cmd.get_option(option)->count() > 0)
+      throw Error(Status::InvalidArgument, std::string(option) + " does not apply with --quant: the product is "
+                                           "A*dequant(W)^T with A and C as --layout stores them");
+  if (types.in == DataType::F64 || types.out == DataType::F64)
+    throw Error(Status::UnsupportedTypes, "--precision " + o.precision +
+                                              ": quantized weights take f32, f16 or bf16 activations and C");
+}
 
 // Milliseconds with four significant digits: 0.01234, 1.234, 1234.
 std::string ms_text(double seconds) {
@@ -98,6 +123,9 @@ void print_header(const bench::Report& rep, std::ostream& os) {
     os << "Peak: not stated for " << rep.settings.types.name()
        << " (clgemm computes it in float32, tensor-core peers at the 16-bit rate); give --peak GFLOPS to see "
           "% of a peak you know.\n";
+  if (rep.copy)
+    os << "Device copy bandwidth: " << fixed(rep.copy->gbs, 1) << " GB/s (" << rep.copy->how
+       << "); 'weights GB/s' below is the bytes of weights a call reads over its median time.\n";
   os << "\n";
   Table t({"implementation", "what", "timing"});
   for (const auto& e : rep.impls) {
@@ -126,6 +154,8 @@ void print_results(const bench::Report& rep, std::ostream& os) {
   for (const auto& r : rep.results) notes |= shown(r) && !r.note.empty();
   std::vector<std::string> header = {"shape", "impl", "ms median", "ms min", "GFLOP/s", "% peak", "vs clgemm",
                                      "rel. error", "check"};
+  const bool quant = rep.settings.quant.has_value();
+  if (quant) header.insert(header.begin() + 5, "weights GB/s");
   if (notes) header.push_back("note");
   Table t(header);
   for (const auto& r : rep.results) {
@@ -136,6 +166,7 @@ void print_results(const bench::Report& rep, std::ostream& os) {
                                     r.percent_peak >= 0 ? fixed(r.percent_peak, 1) : "-",
                                     r.vs_clgemm > 0 ? fixed(r.vs_clgemm, 2) + "x" : "-",
                                     r.checked ? sci(r.check.error) : "-", bench::outcome_name(r.outcome)};
+    if (quant) row.insert(row.begin() + 5, r.weight_gbs > 0 ? fixed(r.weight_gbs, 1) : "-");
     if (notes) row.push_back(r.note);
     t.add(row);
   }
@@ -153,6 +184,10 @@ void print_results(const bench::Report& rep, std::ostream& os) {
   for (const auto& e : rep.impls)
     if (e.info.precision != arithmetic && ran(rep, e.info.name))
       os << "; " << e.info.name << ": the bound of " << upper(bench::precision_name(e.info.precision));
+  if (quant && types.in != DataType::F32)
+    os << "; clgemm, which reads W's blocks, against their exact dequantized values (the others receive them "
+          "rounded to "
+       << data_type_name(types.in) << ")";
   os << ".\n\n";
 }
 
@@ -202,12 +237,16 @@ void print_odd_neighbours(const bench::Report& rep, std::ostream& os) {
   t.print(os);
 }
 
-bench::CallSettings call_settings(const BenchOptions& o, const bench::GemmTypes& types) {
+bench::CallSettings call_settings(const BenchOptions& o, const bench::GemmTypes& types,
+                                  std::optional<QuantFormat> quant) {
   bench::CallSettings s;
   s.types = types;
   s.layout = o.layout == "col" ? Layout::ColMajor : Layout::RowMajor;
   s.a_transpose = o.transa == "t" ? Transpose::Yes : Transpose::No;
   s.b_transpose = o.transb == "t" ? Transpose::Yes : Transpose::No;
+  s.quant = quant;
+  // W's rows, dequantized and one after another, are Bᵀ row-major and B column-major.
+  if (quant) s.b_transpose = s.layout == Layout::RowMajor ? Transpose::Yes : Transpose::No;
   s.alpha = o.alpha;
   s.beta = o.beta;
   return s;
@@ -232,7 +271,7 @@ void check_outputs(const BenchOptions& o) {
 // The shapes of --sizes, each within the kernels' indexing, the device's buffers and the host's
 // memory (inputs, results and the float64 reference).
 std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo& device,
-                                         const bench::GemmTypes& types) {
+                                         const bench::GemmTypes& types, std::optional<QuantFormat> quant) {
   bench::SizeLimits limits;
   limits.min_size = o.min_size;
   limits.max_size = o.max_size ? o.max_size : device.kind == DeviceKind::CPU ? 1024 : 4096;
@@ -250,6 +289,12 @@ std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo
     const size_t side = std::max({a, b, c});
     check_footprint(device, "--grouped " + o.grouped, gemm_footprint({side, 1, 1}, 2, 3, types.in, types.out));
   }
+  if (quant)
+    for (const auto& shape : shapes)
+      if (shape.k % quant_block_elements(*quant) != 0)
+        throw Error(Status::QuantBlockMismatch,
+                    "--sizes: shape " + shape.label() + ": K must be a multiple of " +
+                        std::to_string(quant_block_elements(*quant)) + ", the block of " + quant_format_name(*quant));
   // On the device A, B, C0 and C; on the host C0, a result and an implementation's own C.
   for (const auto& shape : shapes)
     if (!shape.grouped())
@@ -258,9 +303,11 @@ std::vector<bench::Shape> checked_shapes(const BenchOptions& o, const DeviceInfo
   return shapes;
 }
 
-void run_bench(const BenchOptions& o) {
+void run_bench(const BenchOptions& o, const CLI::App& cmd) {
   // Unknown names and precisions are refused before the device is opened.
   const bench::GemmTypes types = bench::parse_precision(o.precision);
+  const std::optional<QuantFormat> quant = quant_format(o);
+  if (quant) check_quant_options(o, cmd, types);
   bench::expand_impl_names(o.impls);
   check_dimensions({{"--min-size", o.min_size}, {"--max-size", o.max_size}});
   check_outputs(o);
@@ -268,11 +315,11 @@ void run_bench(const BenchOptions& o) {
   if (types.in == DataType::F64 && !device.fp64)
     throw Error(Status::NoFp64, "--precision f64 needs cl_khr_fp64, which " + device.name +
                                     " does not offer (see `clgemm devices`)");
-  const auto shapes = checked_shapes(o, device, types);
+  const auto shapes = checked_shapes(o, device, types, quant);
   Context ctx(device);
 
   bench::Report rep;
-  rep.settings = call_settings(o, types);
+  rep.settings = call_settings(o, types, quant);
   rep.options.repeat = o.repeat;
   rep.options.warmup = o.warmup;
   rep.options.time_limit_s = o.time_limit_s;
@@ -280,10 +327,14 @@ void run_bench(const BenchOptions& o) {
   rep.cpu_limit_s = o.cpu_limit_s;
   rep.environment = bench::describe_environment(device, bench::this_command_line());
   rep.peak = bench::run_peak(device, types, o.peak);
+  if (quant) {
+    progress("measuring the device's copy bandwidth...");
+    rep.copy = bench::measure_copy_bandwidth(ctx);
+  }
 
   progress("loading implementations...");
   bench::ImplList impls = bench::make_impls(
-      o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat, edges_toggle(o.edges), types});
+      o.impls, ctx, bench::ImplOptions{o.cpu_limit_s, 1 + o.warmup + o.repeat, edges_toggle(o.edges), types, quant});
   const bench::Precision peak_arithmetic = rep.peak ? rep.peak->arithmetic : bench::compute_arithmetic(types);
   for (const auto& impl : impls)
     rep.impls.push_back(
@@ -380,6 +431,11 @@ void add_bench_command(CLI::App& app) {
                   "element types of A, B and C, and every implementation's entry point for them (n/a where it has "
                   "none):" + list_of(bench::precision_names()))
       ->capture_default_str();
+  cmd->add_option("--quant", o->quant,
+                  "B is quantized weights W in this GGUF block format (q8_0, q4_0, q4_k, q6_k), quantized from random "
+                  "values: C = A*dequant(W)^T, A of --precision's input type. clgemm runs gemm_quantized on W's "
+                  "blocks; clgemm-dense and the peers compute on the dequantized weights in A's type. Adds the "
+                  "weight bytes read per second, and the device's copy bandwidth");
   cmd->add_option("--peak", o->peak,
                   "the device's peak in GFLOP/s for the run's arithmetic (FP32; FP64 with --precision f64), where "
                   "clgemm does not know it")
@@ -399,7 +455,10 @@ void add_bench_command(CLI::App& app) {
     o->sizes_given = cmd->get_option("--sizes")->count() > 0;
     // A grouped call's peers are cuBLAS's grouped form and one cuBLAS call per problem.
     if (!o->grouped.empty() && cmd->get_option("--impl")->count() == 0) o->impls.push_back("cublas-loop");
-    run_bench(*o);
+    // A quantized run's comparisons: clgemm's own dense GEMM and the dense peers.
+    if (!o->quant.empty() && cmd->get_option("--impl")->count() == 0)
+      o->impls = {"clgemm", "clgemm-dense", "clblast", "cublas", "openblas"};
+    run_bench(*o, *cmd);
   });
 }
 
