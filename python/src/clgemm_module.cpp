@@ -1,5 +1,6 @@
-// clgemm_module.cpp — clgemm._clgemm, the compiled part of the Python package: devices, and one
-// GEMM call (strided batched) on host memory or on caller-owned OpenCL buffers. The Python layer
+// clgemm_module.cpp — clgemm._clgemm, the compiled part of the Python package: devices, one GEMM
+// call (strided batched) on host memory or on caller-owned OpenCL buffers, and quantized weights
+// (host quantize and dequantize, and the quantized GEMM on host memory). The Python layer
 // (python/clgemm/) turns arrays into the plain numbers these functions take: it owns the NumPy
 // semantics, the layouts and the copies; this file owns the device work and the GIL.
 #include <clgemm/clgemm.hpp>
@@ -8,8 +9,10 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -116,6 +119,62 @@ void gemm_host(size_t device, const CallSpec& s, uintptr_t a, size_t a_bytes, ui
     if (c_bytes && read_c) q.enqueueWriteBuffer(dc, CL_FALSE, 0, c_bytes, reinterpret_cast<const void*>(c));
     g.a.buffer = da(), g.b.buffer = db(), g.c.buffer = dc();
     run(g, s, q(), nullptr);
+    if (c_bytes) q.enqueueReadBuffer(dc, CL_TRUE, 0, c_bytes, reinterpret_cast<void*>(c));
+  } catch (const cl::Error& e) {
+    q.finish();  // nothing may still read or write the caller's memory
+    throw clgemm::Error(clgemm::Status::OpenCLError, std::string("moving matrices to or from the device: ") + e.what() +
+                                                         " (" + std::to_string(e.err()) + ")");
+  } catch (...) {
+    q.finish();
+    throw;
+  }
+}
+
+// quantized weights -------------------------------------------------------------------------------
+
+// `rows` rows of k float32 values at x into GGUF blocks at out (rows · quant_row_bytes bytes).
+void quantize_into(uintptr_t x, size_t rows, size_t k, const std::string& format, uintptr_t out) {
+  const clgemm::QuantFormat f = clgemm::quant_format_from_name(format);
+  nb::gil_scoped_release release;
+  const std::vector<uint8_t> w = clgemm::quantize(reinterpret_cast<const float*>(x), rows, k, f);
+  std::memcpy(reinterpret_cast<void*>(out), w.data(), w.size());
+}
+
+// `rows` rows of row_bytes at w into rows·k float32 values at out.
+void dequantize_into(uintptr_t w, size_t rows, size_t k, const std::string& format, size_t row_bytes, uintptr_t out) {
+  const clgemm::QuantFormat f = clgemm::quant_format_from_name(format);
+  nb::gil_scoped_release release;
+  const std::vector<float> x = clgemm::dequantize(reinterpret_cast<const uint8_t*>(w), rows, k, f, row_bytes);
+  std::memcpy(reinterpret_cast<void*>(out), x.data(), x.size() * sizeof(float));
+}
+
+// C (m×n, row-major, dense) = alpha·A (m×k, row-major, dense)·dequant(W)ᵀ + beta·C on host memory:
+// A, W's n rows of row_bytes and C go to fresh device buffers, and C comes back.
+void gemm_quantized_host(size_t device, size_t m, size_t n, size_t k, double alpha, double beta, uintptr_t a,
+                         const std::string& a_type, uintptr_t w, const std::string& format, size_t row_bytes,
+                         uintptr_t c, const std::string& c_type) {
+  clgemm::QuantGemmCall g;
+  g.layout = clgemm::Layout::RowMajor;
+  g.m = m, g.n = n, g.k = k, g.alpha = alpha, g.beta = beta;
+  g.a_type = data_type(a_type), g.c_type = data_type(c_type);
+  g.w.format = clgemm::quant_format_from_name(format);
+  g.w.row_bytes = row_bytes;
+  const size_t a_bytes = m * k * clgemm::data_type_bytes(g.a_type), w_bytes = n * row_bytes,
+               c_bytes = m * n * clgemm::data_type_bytes(g.c_type);
+  nb::gil_scoped_release release;
+  clgemm::Context& ctx = context_for(device);
+  const cl::CommandQueue& q = ctx.queue();
+  cl::Buffer da = ctx.buffer(std::max<size_t>(a_bytes, 1), CL_MEM_READ_ONLY),
+             dw = ctx.buffer(std::max<size_t>(w_bytes, 1), CL_MEM_READ_ONLY),
+             dc = ctx.buffer(std::max<size_t>(c_bytes, 1), CL_MEM_READ_WRITE);
+  try {
+    if (a_bytes) q.enqueueWriteBuffer(da, CL_FALSE, 0, a_bytes, reinterpret_cast<const void*>(a));
+    if (w_bytes) q.enqueueWriteBuffer(dw, CL_FALSE, 0, w_bytes, reinterpret_cast<const void*>(w));
+    if (c_bytes && beta != 0) q.enqueueWriteBuffer(dc, CL_FALSE, 0, c_bytes, reinterpret_cast<const void*>(c));
+    g.a = {da(), 0, k};
+    g.w.buffer = dw();
+    g.c = {dc(), 0, n};
+    clgemm::gemm_quantized(g, q(), nullptr);
     if (c_bytes) q.enqueueReadBuffer(dc, CL_TRUE, 0, c_bytes, reinterpret_cast<void*>(c));
   } catch (const cl::Error& e) {
     q.finish();  // nothing may still read or write the caller's memory
@@ -273,6 +332,18 @@ NB_MODULE(_clgemm, m) {
         "read_c"_a);
   m.def("gemm_buffers", &gemm_buffers, "queue"_a, "spec"_a, "a"_a, "b"_a, "c"_a);
   m.def("time_enqueues", &time_enqueues, "queue"_a, "spec"_a, "a"_a, "b"_a, "c"_a, "count"_a);
+  m.def("quantize_into", &quantize_into, "x"_a, "rows"_a, "k"_a, "format"_a, "out"_a);
+  m.def("dequantize_into", &dequantize_into, "w"_a, "rows"_a, "k"_a, "format"_a, "row_bytes"_a, "out"_a);
+  m.def("gemm_quantized_host", &gemm_quantized_host, "device"_a, "m"_a, "n"_a, "k"_a, "alpha"_a, "beta"_a, "a"_a,
+        "a_type"_a, "w"_a, "format"_a, "row_bytes"_a, "c"_a, "c_type"_a);
+  m.def("quant_row_bytes",
+        [](const std::string& format, size_t k) {
+          return clgemm::quant_row_bytes(clgemm::quant_format_from_name(format), k);
+        },
+        "format"_a, "k"_a);
+  m.def("quant_block_elements",
+        [](const std::string& format) { return clgemm::quant_block_elements(clgemm::quant_format_from_name(format)); },
+        "format"_a);
   m.def(
       "plan",
       [](size_t device, const CallSpec& s) {
