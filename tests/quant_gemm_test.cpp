@@ -184,6 +184,38 @@ TEST(QuantGemm, PlansGemvForFewRowsAndTilesAbove) {
   EXPECT_EQ(plan_quantized(dev, call).kernel, "qgemm");
 }
 
+// CLGEMM_QUANT_GEMV sets the GEMV's work sizes for measurements; other sizes than the defaults
+// take the pairwise reduction over more lanes and the loop's remainder (K of 3 blocks in 12
+// octets against 8 lanes of 4 octets in flight).
+TEST(QuantGemm, GemvSizesFromTheEnvironmentAreUsedAndChecked) {
+  const DeviceInfo& dev = shared_context().info();
+  QuantGemmCall call;
+  call.m = 3, call.n = 4096, call.k = 4096, call.w.format = QuantFormat::Q8_0;
+  {
+    ScopedEnv env("CLGEMM_QUANT_GEMV", "WG=64,LANES=8,UNROLL=4");
+    const std::string o = plan_quantized(dev, call).options;
+    EXPECT_NE(o.find("-DWG=64 -DLANES=8 -DUNROLL=4"), std::string::npos) << o;
+    for (QuantFormat f : {QuantFormat::Q8_0, QuantFormat::Q6_K}) {
+      run_case({f, 3, 21, 3 * quant_block_elements(f)});
+      run_case({f, 1, 9, quant_block_elements(f), Layout::ColMajor});
+    }
+  }
+  {
+    ScopedEnv env("CLGEMM_QUANT_GEMV", "WG=64,LANES=64,UNROLL=3");
+    run_case({QuantFormat::Q4_0, 16, 5, 96});
+  }
+  for (const char* bad : {"LANES=24", "WG=96,LANES=64", "UNROLL=0", "TILE=4", "LANES=2", "WG=100000"}) {
+    ScopedEnv env("CLGEMM_QUANT_GEMV", bad);
+    try {
+      plan_quantized(dev, call);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::InvalidArgument) << bad;
+      EXPECT_NE(std::string(e.what()).find("CLGEMM_QUANT_GEMV"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // The bad-argument cases: each must fail with its status, name the argument, and leave C as it was.
 class QuantBadInput : public ::testing::Test {
  protected:
